@@ -23,21 +23,22 @@ type Tab struct {
 	Session  *cdp.Session // the page's own session
 	b        *Browser
 
-	// Lock serializes the commands on this tab: they run in arrival order,
-	// while other tabs run in parallel.
-	Lock sync.Mutex
+	// turn serializes the commands on this tab (see Acquire).
+	turn chan struct{}
 
 	ready chan struct{}
 
-	mu        sync.Mutex
-	url       string
-	title     string
-	closed    bool
-	crashed   bool
-	frames    map[cdproto.FrameID]*Frame
-	contexts  map[string]*execContext // by uniqueId
-	inflight  int
-	netIdleAt time.Time
+	mu       sync.Mutex
+	url      string
+	title    string
+	closed   bool
+	crashed  bool
+	frames   map[cdproto.FrameID]*Frame
+	contexts map[string]*execContext // by uniqueId
+	inflight int
+	// currentFrame is where CSS selectors and scripts run ("" = main frame).
+	currentFrame cdproto.FrameID
+	netIdleAt    time.Time
 
 	// navSeq counts main-frame navigations; state derived from a page
 	// (refs, snapshot baselines) records it and is void once it moves on.
@@ -66,6 +67,7 @@ func newTab(b *Browser, id int, info *target.Info, s *cdp.Session) *Tab {
 		Session:  s,
 		b:        b,
 		ready:    make(chan struct{}),
+		turn:     make(chan struct{}, 1),
 		url:      info.URL,
 		title:    info.Title,
 		frames:   make(map[cdproto.FrameID]*Frame),
@@ -198,6 +200,7 @@ func (t *Tab) frameNavigated(s *cdp.Session, f *cdproto.Frame) {
 	if f.ParentID == "" && s == t.Session {
 		t.url = f.URL + f.URLFragment
 		t.navSeq.Add(1)
+		t.currentFrame = "" // the old document's frames are gone
 	}
 }
 
@@ -304,3 +307,33 @@ func (t *Tab) WaitNetworkIdle(ctx context.Context, quiet time.Duration) error {
 func decodeInto(raw jsonv2.Value, v any) bool {
 	return jsonv2.Unmarshal(raw, v) == nil
 }
+
+// CurrentFrame is the frame CSS selectors and scripts run in ("" = main),
+// as chosen by the frame command.
+func (t *Tab) CurrentFrame() cdproto.FrameID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.currentFrame
+}
+
+// SetCurrentFrame switches the frame for CSS selectors ("" = main).
+func (t *Tab) SetCurrentFrame(id cdproto.FrameID) {
+	t.mu.Lock()
+	t.currentFrame = id
+	t.mu.Unlock()
+}
+
+// Acquire waits for this tab's turn: commands on one tab run one at a time in
+// arrival order, while other tabs run in parallel. Unlike a mutex, the wait
+// gives up when ctx ends.
+func (t *Tab) Acquire(ctx context.Context) error {
+	select {
+	case t.turn <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Release ends the turn taken by Acquire.
+func (t *Tab) Release() { <-t.turn }

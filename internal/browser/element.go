@@ -1,0 +1,100 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/browsehq/browse/internal/cdp"
+)
+
+// SelectorError explains why a CSS selector did not pick one element.
+type SelectorError struct {
+	Selector string
+	Invalid  string // the browser's complaint for a malformed selector
+	Count    int    // matches found (0: none)
+}
+
+func (e *SelectorError) Error() string {
+	switch {
+	case e.Invalid != "":
+		return fmt.Sprintf("%q is not a valid CSS selector", e.Selector)
+	case e.Count == 0:
+		return fmt.Sprintf("element %s not found", e.Selector)
+	}
+	return fmt.Sprintf("selector %s matches %d elements", e.Selector, e.Count)
+}
+
+// Element is a handle to one element in a frame's document.
+type Element struct {
+	Session  *cdp.Session
+	ObjectID runtime.RemoteObjectID
+}
+
+// Call runs fn (a JS function declaration) with this bound to the element.
+func (e *Element) Call(ctx context.Context, fn string, args ...any) (*runtime.RemoteObject, error) {
+	return CallOn(ctx, e.Session, e.ObjectID, fn, args...)
+}
+
+// Release frees the page-side handle without waiting for the answer.
+func (e *Element) Release() {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		e.Session.Call(ctx, "Runtime.releaseObject", &runtime.ReleaseObjectParams{ObjectID: e.ObjectID}, nil)
+	}()
+}
+
+// QueryCSS finds the first element matching sel in a frame ("" is the main
+// frame) and the number of matches. Shadow roots are not pierced: CSS
+// selectors see the light DOM, as in a browser; refs reach further.
+func (t *Tab) QueryCSS(ctx context.Context, frameID cdproto.FrameID, sel string) (*Element, int, error) {
+	s, contextID, err := t.frameTarget(frameID)
+	if err != nil {
+		return nil, 0, err
+	}
+	// One round trip: the NodeList handle carries its length in its description.
+	expr := "(() => { try { return document.querySelectorAll(" + strconv.Quote(sel) + ") } catch (e) { return 'BROWSE_BAD_SELECTOR:' + e.message } })()"
+	res, err := cdproto.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: contextID})
+	obj, err := evalResult(res.Result, res.ExceptionDetails, err)
+	if err != nil {
+		return nil, 0, err
+	}
+	if obj.Type == runtime.RemoteObjectTypeString {
+		var msg string
+		decodeInto(obj.Value, &msg)
+		return nil, 0, &SelectorError{Selector: sel, Invalid: strings.TrimPrefix(msg, "BROWSE_BAD_SELECTOR:")}
+	}
+	list := &Element{Session: s, ObjectID: obj.ObjectID}
+	n := nodeListLength(obj.Description)
+	if n == 0 {
+		list.Release()
+		return nil, 0, &SelectorError{Selector: sel}
+	}
+	// Turn the list handle into a handle on its first element.
+	first, err := cdproto.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: "function() { return this[0] }",
+		ObjectID:            obj.ObjectID,
+	})
+	list.Release()
+	el, err := evalResult(first.Result, first.ExceptionDetails, err)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &Element{Session: s, ObjectID: el.ObjectID}, n, nil
+}
+
+// nodeListLength reads n from a "NodeList(n)" description.
+func nodeListLength(desc string) int {
+	open, close := strings.IndexByte(desc, '('), strings.IndexByte(desc, ')')
+	if open < 0 || close < open {
+		return 0
+	}
+	n, _ := strconv.Atoi(desc[open+1 : close])
+	return n
+}

@@ -1,0 +1,171 @@
+// Package cli is the thin client: it finds the workspace's daemon (starting
+// one if there is none), sends the command as one HTTP request, prints the
+// answer and exits 0, or prints the error and exits 1.
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/browsehq/browse/internal/commands"
+	"github.com/browsehq/browse/internal/state"
+	"github.com/browsehq/browse/internal/version"
+)
+
+// Env is the outside world the CLI runs in, injected for tests.
+type Env struct {
+	Args   []string // without the program name
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Cwd    string
+}
+
+// options are the global flags, which go before the command.
+type options struct {
+	session string
+	cdpURL  string
+	tabID   int
+	timeout int // ms; 0 = the command's default
+}
+
+const globalUsage = "Usage: browse [--session NAME] [--cdp-url URL] [--tab-id N] [--timeout MS] <command> [args]"
+
+// Main runs the CLI and returns the process exit code.
+func Main(env Env) int {
+	opts, rest, err := parseGlobals(env)
+	if err != nil {
+		return fail(env, err.Error(), globalUsage)
+	}
+	if len(rest) == 0 {
+		fmt.Fprint(env.Stderr, commands.Help())
+		return 1
+	}
+	name, args := rest[0], rest[1:]
+	switch name {
+	case "--version", "version":
+		fmt.Fprintln(env.Stdout, "browse "+version.Version)
+		return 0
+	case "-h", "--help":
+		name = "help"
+	}
+	cmd, ok := commands.Lookup(name)
+	if !ok {
+		e := commands.UnknownCommand(name)
+		return fail(env, e.Msg, e.Hint)
+	}
+	if _, _, err := commands.Parse(cmd, args); err != nil {
+		e := err.(*commands.Error)
+		return fail(env, e.Msg, e.Hint)
+	}
+	args = commands.AbsPathArgs(cmd, args, env.Cwd)
+
+	paths := state.Resolve(env.Cwd, opts.session, env.Getenv("BROWSE_STATE_FILE"))
+	c := &client{env: env, opts: opts, paths: paths, workspace: state.ProjectRoot(env.Cwd)}
+	switch name {
+	case "help":
+		if len(args) == 1 && args[0] == "--markdown" {
+			fmt.Fprint(env.Stdout, commands.Reference())
+			return 0
+		}
+		out, err := cmd.Run(nil, &commands.Call{Args: args})
+		if err != nil {
+			e := err.(*commands.Error)
+			return fail(env, e.Msg, e.Hint)
+		}
+		fmt.Fprint(env.Stdout, out)
+		return 0
+	case "restart":
+		return c.restart()
+	case "stop", "status":
+		// Asking about or stopping a daemon must not start one.
+		if st := c.liveState(); st == nil {
+			fmt.Fprintln(env.Stdout, "Status: not running (no daemon for "+paths.StateFile+")")
+			return 0
+		}
+	}
+	return c.run(&request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout})
+}
+
+// parseGlobals reads the global flags in front of the command, and --tab-id
+// wherever it stands (agents write it after the command too).
+func parseGlobals(env Env) (options, []string, error) {
+	o := options{session: env.Getenv("BROWSE_SESSION"), cdpURL: env.Getenv("BROWSE_CDP_URL")}
+	args := env.Args
+	i := 0
+	for ; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(args[i], "=")
+		if !isGlobalFlag(name) {
+			break
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return o, nil, fmt.Errorf("%s needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		if err := o.set(name, value); err != nil {
+			return o, nil, err
+		}
+	}
+	rest := append([]string(nil), args[i:]...)
+	for j := 1; j < len(rest) && rest[j] != "--"; j++ {
+		name, value, hasValue := strings.Cut(rest[j], "=")
+		if name != "--tab-id" {
+			continue
+		}
+		drop := 1
+		if !hasValue && j+1 < len(rest) {
+			value, drop = rest[j+1], 2
+		}
+		if err := o.set(name, value); err != nil {
+			return o, nil, err
+		}
+		rest = append(rest[:j], rest[j+drop:]...)
+		j--
+	}
+	if err := state.ValidSession(o.session); err != nil {
+		return o, nil, err
+	}
+	return o, rest, nil
+}
+
+func isGlobalFlag(name string) bool {
+	switch name {
+	case "--session", "--cdp-url", "--tab-id", "--timeout":
+		return true
+	}
+	return false
+}
+
+func (o *options) set(name, value string) error {
+	switch name {
+	case "--session":
+		o.session = value
+	case "--cdp-url":
+		o.cdpURL = value
+	case "--tab-id", "--timeout":
+		n, err := strconv.Atoi(value)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("%s takes a positive number, got %q", name, value)
+		}
+		if name == "--tab-id" {
+			o.tabID = n
+		} else {
+			o.timeout = n
+		}
+	}
+	return nil
+}
+
+// fail prints an error for an agent and returns exit code 1.
+func fail(env Env, msg, hint string) int {
+	fmt.Fprintln(env.Stderr, "Error: "+msg)
+	if hint != "" {
+		fmt.Fprintln(env.Stderr, "Hint: "+hint)
+	}
+	return 1
+}

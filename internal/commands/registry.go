@@ -1,0 +1,304 @@
+// Package commands is the command registry: one table from which the CLI's
+// help, usage errors and "did you mean", the daemon's dispatch, and the
+// generated command reference all come. Each entry carries its handler.
+package commands
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/browsehq/browse/internal/browser"
+)
+
+// Category groups commands by their side effects, as in the reference.
+type Category string
+
+const (
+	Read  Category = "read"  // reads page state; safe to retry
+	Write Category = "write" // changes page state
+	Meta  Category = "meta"  // tabs, logs, the daemon itself
+)
+
+// Flag is one option a command takes.
+type Flag struct {
+	Name  string // "--clear", "-i"
+	Value string // placeholder for a flag that takes a value ("N", "path"); "" for a switch
+	Help  string
+}
+
+// Deadline says which default timeout a command runs under.
+type Deadline int
+
+const (
+	QuickDeadline  Deadline = iota // reads and bookkeeping: 15 s
+	NavDeadline                    // page loads: 30 s (BROWSE_NAV_TIMEOUT)
+	ActionDeadline                 // element actions: 5 s (BROWSE_ACTION_TIMEOUT)
+)
+
+// Command is one entry of the registry.
+type Command struct {
+	Name     string
+	Category Category
+	Args     string // argument synopsis, e.g. "<url>"
+	Summary  string
+	Flags    []Flag
+	MinArgs  int
+	MaxArgs  int // -1: any number
+	// FreeText commands take text that may start with "-" (js, type, fill):
+	// an undeclared dash word is an argument, not an unknown flag.
+	FreeText bool
+	// PathArgs are the positions of file-path arguments; the CLI makes them
+	// absolute against its own directory before sending.
+	PathArgs []int
+	// PageContent marks output that comes from the page itself (untrusted).
+	PageContent bool
+	// Tunnel marks commands a remote agent may run over the tunnel.
+	Tunnel bool
+	// NoTab commands run without taking a tab's lock (tabs, status, stop…).
+	NoTab bool
+	// Local commands run in the CLI process without a daemon (help, restart).
+	Local    bool
+	Deadline Deadline
+	Run      func(ctx context.Context, c *Call) (string, error)
+}
+
+// Usage is the one-line synopsis: "goto <url>".
+func (c *Command) Usage() string {
+	if c.Args == "" {
+		return c.Name
+	}
+	return c.Name + " " + c.Args
+}
+
+// Daemon is what commands may ask of the daemon that runs them.
+type Daemon interface {
+	Status() string
+	// Workspace is the directory the daemon serves (relative file:// URLs
+	// resolve against it).
+	Workspace() string
+	// SafeRoots are the directories file arguments must lie in.
+	SafeRoots() []string
+	// Shutdown stops the daemon once the current response is written.
+	Shutdown()
+}
+
+// Call is one invocation of a command.
+type Call struct {
+	Args    []string          // positional arguments
+	Flags   map[string]string // given flags; switches map to ""
+	Browser *browser.Browser
+	Tab     *browser.Tab // the target tab (nil for NoTab commands)
+	Daemon  Daemon
+	Timeout time.Duration
+}
+
+// Has reports whether flag name was given.
+func (c *Call) Has(name string) bool {
+	_, ok := c.Flags[name]
+	return ok
+}
+
+// Error is a command failure written for an agent: what went wrong, and what
+// to do next. Status is the HTTP status the daemon answers with.
+type Error struct {
+	Status int
+	Msg    string
+	Hint   string
+}
+
+func (e *Error) Error() string {
+	if e.Hint == "" {
+		return e.Msg
+	}
+	return e.Msg + " " + e.Hint
+}
+
+// Errorf makes a 400-class error with a hint.
+func Errorf(hint, format string, args ...any) *Error {
+	return &Error{Status: 400, Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// UsageError reports wrong arguments with the command's usage line.
+func UsageError(cmd *Command, format string, args ...any) *Error {
+	return &Error{Status: 400, Msg: fmt.Sprintf(format, args...), Hint: "Usage: browse " + cmd.Usage() + flagSynopsis(cmd)}
+}
+
+func flagSynopsis(cmd *Command) string {
+	var b strings.Builder
+	for _, f := range cmd.Flags {
+		b.WriteString(" [" + f.Name)
+		if f.Value != "" {
+			b.WriteString(" " + f.Value)
+		}
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
+var byName map[string]*Command
+
+func init() {
+	byName = make(map[string]*Command, len(registry))
+	for _, c := range registry {
+		if byName[c.Name] != nil {
+			panic("duplicate command " + c.Name)
+		}
+		byName[c.Name] = c
+	}
+	byName["help"].Run = runHelp
+}
+
+// All returns every command in registry order.
+func All() []*Command { return registry }
+
+// Lookup finds a command by name.
+func Lookup(name string) (*Command, bool) {
+	c, ok := byName[name]
+	return c, ok
+}
+
+// UnknownCommand is the error for a name not in the registry, with the
+// nearest names as suggestions.
+func UnknownCommand(name string) *Error {
+	hint := "Run 'browse help' to list the commands."
+	if s := Suggest(name); len(s) > 0 {
+		hint = "Did you mean " + quoteJoin(s) + "? " + hint
+	}
+	return &Error{Status: 404, Msg: fmt.Sprintf("Unknown command %q.", name), Hint: hint}
+}
+
+func quoteJoin(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	return strings.Join(q, " or ")
+}
+
+// Suggest returns up to three command names close to name.
+func Suggest(name string) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	var out []scored
+	for _, c := range registry {
+		d := editDistance(strings.ToLower(name), c.Name)
+		limit := 2
+		if len(name) <= 3 {
+			limit = 1
+		}
+		if d <= limit || (len(name) >= 3 && strings.HasPrefix(c.Name, name)) {
+			out = append(out, scored{c.Name, d})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].d < out[j].d })
+	names := make([]string, 0, 3)
+	for _, s := range out {
+		if len(names) == 3 {
+			break
+		}
+		names = append(names, s.name)
+	}
+	return names
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+var categoryTitles = []struct {
+	cat   Category
+	title string
+}{
+	{Read, "Read the page"},
+	{Write, "Drive the page"},
+	{Meta, "Tabs, logs and the daemon"},
+}
+
+// Help renders the command list, grouped by category.
+func Help() string {
+	var b strings.Builder
+	b.WriteString("browse: a persistent Chromium for AI agents.\n\n")
+	b.WriteString("Usage: browse [--session NAME] [--cdp-url URL] [--tab-id N] [--timeout MS] <command> [args]\n")
+	for _, ct := range categoryTitles {
+		fmt.Fprintf(&b, "\n%s:\n", ct.title)
+		for _, c := range registry {
+			if c.Category == ct.cat {
+				fmt.Fprintf(&b, "  %-34s %s\n", c.Usage(), c.Summary)
+			}
+		}
+	}
+	b.WriteString("\nSelectors are CSS. 'browse help <command>' shows a command's flags.\n")
+	return b.String()
+}
+
+// CommandHelp renders one command's usage, summary and flags.
+func CommandHelp(c *Command) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: browse %s%s\n\n%s\n", c.Usage(), flagSynopsis(c), c.Summary)
+	if len(c.Flags) > 0 {
+		b.WriteString("\nFlags:\n")
+		for _, f := range c.Flags {
+			name := f.Name
+			if f.Value != "" {
+				name += " " + f.Value
+			}
+			fmt.Fprintf(&b, "  %-20s %s\n", name, f.Help)
+		}
+	}
+	return b.String()
+}
+
+// Reference renders the registry as a Markdown table for docs/commands.md.
+func Reference() string {
+	var b strings.Builder
+	b.WriteString("# Command reference\n\nGenerated from the command registry by `browse help --markdown`; do not edit by hand.\n")
+	for _, ct := range categoryTitles {
+		fmt.Fprintf(&b, "\n## %s\n\n| Command | Description | Flags |\n|---|---|---|\n", ct.title)
+		for _, c := range registry {
+			if c.Category != ct.cat {
+				continue
+			}
+			var flags []string
+			for _, f := range c.Flags {
+				s := "`" + f.Name
+				if f.Value != "" {
+					s += " " + f.Value
+				}
+				flags = append(flags, s+"`: "+f.Help)
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", strings.ReplaceAll(c.Usage(), "|", "\\|"), c.Summary, strings.ReplaceAll(strings.Join(flags, "<br>"), "|", "\\|"))
+		}
+	}
+	return b.String()
+}
+
+// Names lists every command name (for the CLI's shell completion and tests).
+func Names() []string {
+	names := make([]string, len(registry))
+	for i, c := range registry {
+		names[i] = c.Name
+	}
+	return slices.Clip(names)
+}

@@ -1,0 +1,101 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/browsehq/browse/internal/browser"
+)
+
+func runTabs(ctx context.Context, c *Call) (string, error) {
+	active := c.Browser.ActiveID()
+	var b strings.Builder
+	for _, t := range c.Browser.Tabs() {
+		mark := " "
+		if t.ID == active {
+			mark = "*"
+		}
+		title := t.Title()
+		if title == "" {
+			title = "(untitled)"
+		}
+		fmt.Fprintf(&b, "%s [%d] %s — %s\n", mark, t.ID, title, t.URL())
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+func tabID(cmd, arg string) (int, error) {
+	id, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
+	if err != nil || id <= 0 {
+		return 0, UsageError(mustLookup(cmd), "Tab id %q is not a positive number.", arg)
+	}
+	return id, nil
+}
+
+func noSuchTab(err error) error {
+	if errors.Is(err, browser.ErrNoTab) {
+		return &Error{Status: 404, Msg: "No such tab: " + strings.TrimPrefix(err.Error(), browser.ErrNoTab.Error()+": ") + ".", Hint: "Run 'tabs' to list open tabs."}
+	}
+	return pageError(err)
+}
+
+func runTab(ctx context.Context, c *Call) (string, error) {
+	id, err := tabID("tab", c.Args[0])
+	if err != nil {
+		return "", err
+	}
+	t, err := c.Browser.Activate(ctx, id)
+	if err != nil {
+		return "", noSuchTab(err)
+	}
+	return fmt.Sprintf("Switched to tab %d: %s", t.ID, t.URL()), nil
+}
+
+func runNewTab(ctx context.Context, c *Call) (string, error) {
+	t, err := c.Browser.NewTab(ctx, "")
+	if err != nil {
+		return "", pageError(err)
+	}
+	msg := fmt.Sprintf("Opened tab %d", t.ID)
+	if len(c.Args) == 1 {
+		sub := *c
+		sub.Tab = t
+		if err := t.Acquire(ctx); err != nil {
+			return "", pageError(err)
+		}
+		nav, err := runGoto(ctx, &sub)
+		t.Release()
+		if err != nil {
+			return "", err
+		}
+		msg += ": " + nav
+	}
+	if c.Has("--json") {
+		out, _ := json.Marshal(struct {
+			TabID int    `json:"tabId"`
+			URL   string `json:"url"`
+		}{t.ID, t.URL()})
+		return string(out), nil
+	}
+	return msg, nil
+}
+
+func runCloseTab(ctx context.Context, c *Call) (string, error) {
+	id := 0
+	if len(c.Args) == 1 {
+		var err error
+		if id, err = tabID("closetab", c.Args[0]); err != nil {
+			return "", err
+		}
+	}
+	t, err := c.Browser.CloseTab(ctx, id)
+	if err != nil {
+		return "", noSuchTab(err)
+	}
+	active, _ := c.Browser.Tab(0)
+	return fmt.Sprintf("Closed tab %d. Active tab: %d (%s)", t.ID, active.ID, active.URL()), nil
+}

@@ -1,0 +1,234 @@
+// Package daemon is the long-lived process behind the CLI: it owns the
+// browser, serves POST /command on 127.0.0.1 with a bearer token, writes the
+// state file the CLI reads, and exits when idle or when its browser dies.
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/browsehq/browse/internal/browser"
+	"github.com/browsehq/browse/internal/safepath"
+	"github.com/browsehq/browse/internal/state"
+)
+
+// Config is everything a daemon is started with.
+type Config struct {
+	Paths         state.Paths
+	Workspace     string
+	Port          int           // 0: random in 10000–60000
+	IdleTimeout   time.Duration // BROWSE_IDLE_TIMEOUT
+	CDPURL        string        // attach instead of launching
+	NavTimeout    time.Duration // default deadline for page loads
+	ActionTimeout time.Duration // default deadline for element actions
+	QuickTimeout  time.Duration // default deadline for everything else
+	Version       string
+	// Ready receives one handshake line once the daemon serves — "ready PORT"
+	// or "error MESSAGE" — and is then closed. The spawning CLI reads it
+	// instead of polling the state file.
+	Ready io.WriteCloser
+}
+
+// Daemon is one running daemon.
+type Daemon struct {
+	cfg       Config
+	token     string
+	browser   *browser.Browser
+	started   time.Time
+	port      int
+	lastUsed  atomic.Int64 // unix nanoseconds of the last command
+	busy      atomic.Int32 // commands in flight: never idle-exit under one
+	stopOnce  sync.Once
+	stopping  chan struct{}
+	stopAsked atomic.Bool
+	server    *http.Server
+}
+
+// Run starts the browser and the HTTP server and blocks until the daemon
+// stops. The returned error says why it stopped abnormally.
+func Run(cfg Config) error {
+	d := &Daemon{cfg: cfg, started: time.Now(), stopping: make(chan struct{})}
+	d.lastUsed.Store(time.Now().UnixNano())
+	signal.Ignore(syscall.SIGHUP) // the agent's shell going away must not stop us
+
+	tok := make([]byte, 32)
+	rand.Read(tok)
+	d.token = hex.EncodeToString(tok)
+
+	// Launch the browser and open the listener at the same time: the browser
+	// dominates cold start, the listener is free.
+	type launched struct {
+		b   *browser.Browser
+		err error
+	}
+	bch := make(chan launched, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		b, err := browser.Start(ctx, browser.Options{ProfileDir: cfg.Paths.ProfileDir, CDPURL: cfg.CDPURL, Stderr: os.Stderr})
+		bch <- launched{b, err}
+	}()
+	ln, err := listen(cfg.Port)
+	if err != nil {
+		d.handshake("error " + err.Error())
+		return err
+	}
+	l := <-bch
+	if l.err != nil {
+		ln.Close()
+		d.handshake("error " + l.err.Error())
+		return l.err
+	}
+	d.browser = l.b
+	d.port = ln.Addr().(*net.TCPAddr).Port
+
+	st := &state.File{
+		PID: os.Getpid(), Port: d.port, Token: d.token,
+		StartedAt: d.started.UTC().Format(time.RFC3339), BinaryVersion: cfg.Version,
+		Mode: d.mode(), CDPURL: cfg.CDPURL, Session: cfg.Paths.Session, ChromiumPID: d.browser.PID(),
+	}
+	if err := state.Write(cfg.Paths.StateFile, st); err != nil {
+		d.browser.Close()
+		d.handshake("error writing the state file: " + err.Error())
+		return err
+	}
+	d.server = &http.Server{Handler: d.routes(), ReadHeaderTimeout: 10 * time.Second}
+	go d.server.Serve(ln)
+	d.handshake("ready " + strconv.Itoa(d.port))
+	log.Printf("daemon %d serving on 127.0.0.1:%d (mode %s, version %s)", os.Getpid(), d.port, st.Mode, cfg.Version)
+
+	return d.wait()
+}
+
+func (d *Daemon) handshake(line string) {
+	if d.cfg.Ready != nil {
+		fmt.Fprintln(d.cfg.Ready, line)
+		d.cfg.Ready.Close()
+	}
+}
+
+// listen binds 127.0.0.1 on the given port, or on a random one in
+// 10000–60000, retrying when a port is taken.
+func listen(port int) (net.Listener, error) {
+	if port != 0 {
+		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			return nil, fmt.Errorf("cannot listen on BROWSE_PORT %d: %w", port, err)
+		}
+		return ln, nil
+	}
+	var last error
+	for range 20 {
+		n, _ := rand.Int(rand.Reader, big.NewInt(50001))
+		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(10000+int(n.Int64())))
+		if err == nil {
+			return ln, nil
+		}
+		last = err
+	}
+	return nil, fmt.Errorf("no free port in 10000–60000 after 20 tries: %w", last)
+}
+
+func (d *Daemon) mode() string {
+	if d.cfg.CDPURL != "" {
+		return "cdp"
+	}
+	return "headless"
+}
+
+// wait blocks until something ends the daemon: stop, idle, a signal, or the
+// browser going away.
+func (d *Daemon) wait() error {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	tick := time.NewTicker(min(max(d.cfg.IdleTimeout/10, 10*time.Millisecond), 5*time.Second))
+	defer tick.Stop()
+	var reason error
+	for reason == nil {
+		select {
+		case <-d.stopping:
+			log.Printf("stopping: asked to")
+			d.shutdown()
+			return nil
+		case s := <-sigs:
+			log.Printf("stopping: %v", s)
+			d.shutdown()
+			return nil
+		case <-d.browser.Done():
+			reason = errors.New("the browser went away (it crashed, was killed, or the CDP connection dropped); the next command starts a fresh one")
+		case <-tick.C:
+			idle := time.Since(time.Unix(0, d.lastUsed.Load()))
+			if d.cfg.IdleTimeout > 0 && idle >= d.cfg.IdleTimeout && d.busy.Load() == 0 {
+				log.Printf("stopping: idle for %s", idle.Round(time.Millisecond))
+				d.shutdown()
+				return nil
+			}
+		}
+	}
+	log.Print(reason)
+	d.shutdown()
+	return reason
+}
+
+// Stop asks the daemon to shut down.
+func (d *Daemon) Stop() { d.stopOnce.Do(func() { close(d.stopping) }) }
+
+func (d *Daemon) shutdown() {
+	state.RemoveIfOwned(d.cfg.Paths.StateFile, os.Getpid())
+	if d.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		d.server.Shutdown(ctx)
+		cancel()
+	}
+	d.browser.Close()
+}
+
+func (d *Daemon) touch() { d.lastUsed.Store(time.Now().UnixNano()) }
+
+// Status implements commands.Daemon.
+func (d *Daemon) Status() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Status: healthy\nPID: %d\nPort: %d\nMode: %s\n", os.Getpid(), d.port, d.mode())
+	if d.cfg.CDPURL != "" {
+		fmt.Fprintf(&b, "Browser: attached to %s\n", d.cfg.CDPURL)
+	} else {
+		fmt.Fprintf(&b, "Browser: Chromium, pid %d\n", d.browser.PID())
+	}
+	tabs := d.browser.Tabs()
+	active, _ := d.browser.Tab(0)
+	if active != nil {
+		fmt.Fprintf(&b, "Tabs: %d (active: %d, %s)\n", len(tabs), active.ID, active.URL())
+	}
+	if d.cfg.Paths.Session != "" {
+		fmt.Fprintf(&b, "Session: %s\n", d.cfg.Paths.Session)
+	}
+	fmt.Fprintf(&b, "Uptime: %s\nIdle timeout: %s\nVersion: %s\nState file: %s", time.Since(d.started).Round(time.Second), d.cfg.IdleTimeout, d.cfg.Version, d.cfg.Paths.StateFile)
+	return b.String()
+}
+
+// Shutdown implements commands.Daemon: the stop happens after the reply.
+func (d *Daemon) Shutdown() { d.stopAsked.Store(true) }
+
+// Workspace implements commands.Daemon.
+func (d *Daemon) Workspace() string { return d.cfg.Workspace }
+
+// SafeRoots implements commands.Daemon.
+func (d *Daemon) SafeRoots() []string { return safepath.DefaultRoots(d.cfg.Workspace) }
+
+func pid() int { return os.Getpid() }

@@ -1,0 +1,223 @@
+package daemon
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/browsehq/browse/internal/browser"
+	"github.com/browsehq/browse/internal/commands"
+)
+
+func (d *Daemon) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /health", d.handleHealth)
+	mux.HandleFunc("POST /command", d.authed(d.handleCommand))
+	mux.HandleFunc("POST /batch", d.authed(d.handleBatch))
+	return mux
+}
+
+// handleHealth needs no token and hands none out.
+func (d *Daemon) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"status":  "healthy",
+		"mode":    d.mode(),
+		"pid":     pid(),
+		"uptime":  int(time.Since(d.started).Seconds()),
+		"tabs":    len(d.browser.Tabs()),
+		"version": d.cfg.Version,
+	})
+}
+
+func (d *Daemon) authed(next http.HandlerFunc) http.HandlerFunc {
+	want := []byte("Bearer " + d.token)
+	return func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			writeError(w, &commands.Error{Status: http.StatusUnauthorized, Msg: "Unauthorized: missing or wrong bearer token.",
+				Hint: "Send 'Authorization: Bearer <token>' with the token from the state file (.gstack/browse.json)."})
+			return
+		}
+		next(w, r)
+	}
+}
+
+func (d *Daemon) handleCommand(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil || len(body) > MaxBodyBytes {
+		writeError(w, &commands.Error{Status: http.StatusRequestEntityTooLarge, Msg: "Request body unreadable or over 1 MiB."})
+		return
+	}
+	req, err := ParseRequest(body)
+	if err != nil {
+		writeError(w, &commands.Error{Status: http.StatusBadRequest, Msg: "Bad request: " + err.Error() + ".",
+			Hint: `Send JSON like {"command": "goto", "args": ["https://example.com"], "tabId": 1}.`})
+		return
+	}
+	out, cerr := d.Execute(r.Context(), req)
+	if cerr != nil {
+		writeError(w, cerr)
+	} else {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, out)
+	}
+	if d.stopAsked.Load() {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		d.Stop()
+	}
+}
+
+type batchResult struct {
+	Command string `json:"command"`
+	OK      bool   `json:"ok"`
+	Output  string `json:"output,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// handleBatch runs up to 50 commands; each succeeds or fails on its own.
+// Commands for different tabs run in parallel, as separate requests would.
+func (d *Daemon) handleBatch(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil || len(body) > MaxBodyBytes {
+		writeError(w, &commands.Error{Status: http.StatusRequestEntityTooLarge, Msg: "Request body unreadable or over 1 MiB."})
+		return
+	}
+	batch, err := ParseBatch(body)
+	if err != nil {
+		writeError(w, &commands.Error{Status: http.StatusBadRequest, Msg: "Bad batch: " + err.Error() + ".",
+			Hint: `Send {"commands": [{"command": "text", "tabId": 1}, …]} with at most 50 commands.`})
+		return
+	}
+	results := make([]batchResult, len(batch.Commands))
+	done := make(chan struct{}, len(batch.Commands))
+	for i := range batch.Commands {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			req := &batch.Commands[i]
+			res := batchResult{Command: req.Command}
+			if err := req.validate(); err != nil {
+				res.Error = err.Error()
+			} else if req.Command == "stop" || req.Command == "batch" {
+				res.Error = "'" + req.Command + "' cannot run inside a batch"
+			} else if out, cerr := d.Execute(r.Context(), req); cerr != nil {
+				res.Error, res.Hint = cerr.Msg, cerr.Hint
+			} else {
+				res.OK, res.Output = true, out
+			}
+			results[i] = res
+		}()
+	}
+	for range batch.Commands {
+		<-done
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"results": results})
+}
+
+// Execute runs one command: look it up, check its arguments, take its tab's
+// turn, and run it under its deadline. It never panics.
+func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *commands.Error) {
+	d.busy.Add(1)
+	defer d.busy.Add(-1)
+	d.touch()
+	defer d.touch()
+	defer func() {
+		if p := recover(); p != nil {
+			log.Printf("panic in %q: %v\n%s", req.Command, p, debug.Stack())
+			cerr = &commands.Error{Status: 500, Msg: fmt.Sprintf("Internal error running '%s'.", req.Command),
+				Hint: "This is a bug in browse; the daemon is still running. The daemon log has details."}
+		}
+	}()
+
+	cmd, ok := commands.Lookup(req.Command)
+	if !ok {
+		return "", commands.UnknownCommand(req.Command)
+	}
+	if cmd.Run == nil {
+		return "", &commands.Error{Status: 400, Msg: fmt.Sprintf("'%s' runs in the CLI, not in the daemon.", cmd.Name), Hint: "Run 'browse " + cmd.Name + "'."}
+	}
+	args, flags, err := commands.Parse(cmd, req.Args)
+	if err != nil {
+		return "", asError(err)
+	}
+	timeout := d.deadline(cmd.Deadline)
+	if req.Timeout > 0 {
+		timeout = time.Duration(req.Timeout) * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	call := &commands.Call{Args: args, Flags: flags, Browser: d.browser, Daemon: d, Timeout: timeout}
+	if !cmd.NoTab || req.TabID != 0 {
+		tab, err := d.browser.Tab(req.TabID)
+		if err != nil {
+			return "", &commands.Error{Status: 404, Msg: fmt.Sprintf("No tab with id %d.", req.TabID), Hint: "Run 'tabs' to list open tabs."}
+		}
+		call.Tab = tab
+	}
+	if !cmd.NoTab {
+		if err := call.Tab.Acquire(ctx); err != nil {
+			return "", &commands.Error{Status: 503, Msg: fmt.Sprintf("Tab %d stayed busy with earlier commands for %s.", call.Tab.ID, timeout),
+				Hint: "Wait for them to finish, or run this on another tab (--tab-id)."}
+		}
+		defer call.Tab.Release()
+		if err := call.Tab.Alive(); err != nil {
+			return "", &commands.Error{Status: 410, Msg: fmt.Sprintf("Tab %d is gone: %v.", call.Tab.ID, err), Hint: "Run 'tabs', then 'tab <id>' or 'newtab <url>'."}
+		}
+	}
+	out, err = cmd.Run(ctx, call)
+	if err != nil {
+		return "", asError(err)
+	}
+	return out, nil
+}
+
+func (d *Daemon) deadline(kind commands.Deadline) time.Duration {
+	switch kind {
+	case commands.NavDeadline:
+		return d.cfg.NavTimeout
+	case commands.ActionDeadline:
+		return d.cfg.ActionTimeout
+	}
+	return d.cfg.QuickTimeout
+}
+
+// asError makes sure every failure leaves as a commands.Error, never as a raw
+// Go or CDP message alone.
+func asError(err error) *commands.Error {
+	var ce *commands.Error
+	if errors.As(err, &ce) {
+		return ce
+	}
+	if errors.Is(err, browser.ErrTabGone) {
+		return &commands.Error{Status: 410, Msg: "The tab is gone.", Hint: "Run 'tabs'."}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &commands.Error{Status: 504, Msg: "The command timed out.", Hint: "Retry with a longer --timeout, or check the page with 'snapshot'."}
+	}
+	return &commands.Error{Status: 500, Msg: strings.TrimSuffix(err.Error(), ".") + ".", Hint: "Run 'status' to check the browser."}
+}
+
+func writeError(w http.ResponseWriter, e *commands.Error) {
+	status := e.Status
+	if status == 0 {
+		status = 500
+	}
+	writeJSON(w, status, map[string]string{"error": e.Msg, "hint": e.Hint})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
