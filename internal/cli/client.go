@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -277,29 +276,40 @@ func (c *client) spawn(cdpURL string) (*state.File, error) {
 
 // send POSTs the command and prints the answer. It returns errNoDaemon only
 // when nothing was listening, so the command certainly did not run.
+//
+// It speaks HTTP/1.1 over one dialled connection rather than through
+// http.Client: the client's transport goroutines and pools cost a CLI that
+// sends a single request more than the request itself.
 func (c *client) send(st *state.File, req *request) (int, error) {
 	body, _ := json.Marshal(req)
 	wait := defaultWait
 	if req.Timeout > 0 {
 		wait = time.Duration(req.Timeout)*time.Millisecond + 5*time.Second
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	httpReq, _ := http.NewRequestWithContext(ctx, "POST", "http://127.0.0.1:"+strconv.Itoa(st.Port)+"/command", bytes.NewReader(body))
-	httpReq.Header.Set("Authorization", "Bearer "+st.Token)
-	httpReq.Header.Set("Content-Type", "application/json")
+	addr := "127.0.0.1:" + strconv.Itoa(st.Port)
+	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	if err != nil {
+		return 1, errNoDaemon
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(wait))
+	var head bytes.Buffer
+	head.Grow(256 + len(body))
+	head.WriteString("POST /command HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: Bearer " + st.Token +
+		"\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n")
+	head.Write(body)
+	if _, err := conn.Write(head.Bytes()); err != nil {
+		return 1, errNoDaemon
+	}
 
 	notice := time.AfterFunc(busyNotice, func() {
 		fmt.Fprintf(c.env.Stderr, "browse: still waiting for the daemon (pid %d) to answer '%s' — it is busy (a slow page or earlier commands on this tab)\n", st.PID, req.Command)
 	})
-	resp, err := httpClient.Do(httpReq)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	notice.Stop()
 	if err != nil {
-		var op *net.OpError
-		if errors.As(err, &op) && op.Op == "dial" {
-			return 1, errNoDaemon
-		}
-		if ctx.Err() != nil {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
 			return 1, fmt.Errorf("the daemon (pid %d) did not answer '%s' within %s; it is alive and was left running — retry, or run 'browse restart'", st.PID, req.Command, wait)
 		}
 		return 1, fmt.Errorf("the daemon (pid %d) went away while running '%s' (%v); the next command starts a fresh one", st.PID, req.Command, err)
@@ -322,7 +332,3 @@ func (c *client) send(st *state.File, req *request) (int, error) {
 	}
 	return fail(c.env, e.Error, e.Hint), nil
 }
-
-// httpClient talks to one loopback daemon; keep-alives buy nothing for a
-// process that sends one request.
-var httpClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil}}

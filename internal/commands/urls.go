@@ -5,11 +5,25 @@ import (
 	"net"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
-var schemePrefix = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*):`)
+// schemeOf returns the URL scheme s starts with ("" for none), by RFC 3986's
+// grammar: a letter, then letters, digits, '+', '.' or '-', then ':'.
+func schemeOf(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'):
+		case i > 0 && c == ':':
+			return s[:i]
+		default:
+			return ""
+		}
+	}
+	return ""
+}
 
 // NormalizeURL checks a goto target and fills in what an agent leaves out.
 // Allowed: http, https, file and about:blank. A bare host ("example.com",
@@ -23,11 +37,11 @@ func NormalizeURL(raw, base, home string) (string, error) {
 	if strings.ContainsAny(s, "\x00\n\r") {
 		return "", fmt.Errorf("URL contains control characters")
 	}
-	m := schemePrefix.FindStringSubmatch(s)
-	if m != nil && isPortAfter(s[len(m[0]):]) {
-		m = nil // "localhost:3000" is a host and port, not a scheme
+	scheme := schemeOf(s)
+	if scheme != "" && isPortAfter(s[len(scheme)+1:]) {
+		scheme = "" // "localhost:3000" is a host and port, not a scheme
 	}
-	if m == nil {
+	if scheme == "" {
 		host := s
 		if i := strings.IndexAny(host, "/?#"); i >= 0 {
 			host = host[:i]
@@ -35,14 +49,13 @@ func NormalizeURL(raw, base, home string) (string, error) {
 		if host == "" || strings.ContainsAny(host, " \t") {
 			return "", fmt.Errorf("%q is not a URL", raw)
 		}
-		scheme := "https://"
+		scheme = "https"
 		if isLoopback(host) {
-			scheme = "http://"
+			scheme = "http"
 		}
-		s = scheme + s
-		m = []string{"", strings.TrimSuffix(scheme, "://")}
+		s = scheme + "://" + s
 	}
-	switch strings.ToLower(m[1]) {
+	switch strings.ToLower(scheme) {
 	case "http", "https":
 		u, err := url.Parse(s)
 		if err != nil || u.Host == "" {
@@ -57,7 +70,7 @@ func NormalizeURL(raw, base, home string) (string, error) {
 	case "file":
 		return fileURL(s, base, home)
 	}
-	return "", fmt.Errorf("the %s: scheme is not allowed: use http, https, file or about:blank", strings.ToLower(m[1]))
+	return "", fmt.Errorf("the %s: scheme is not allowed: use http, https, file or about:blank", strings.ToLower(scheme))
 }
 
 func isPortAfter(rest string) bool {
