@@ -120,7 +120,7 @@ func (c *client) startLocked(prev *state.File) (*state.File, error) {
 		return st, c.checkSettings(st)
 	}
 	if prev != nil && prev.PID > 0 {
-		fmt.Fprintf(c.env.Stderr, "browse: the daemon (pid %d) had exited; starting a new one\n", prev.PID)
+		c.noteReplaced(prev)
 	}
 	return c.spawn(c.opts.cdpURL)
 }
@@ -140,8 +140,21 @@ func (c *client) replaceDead(old *state.File) (*state.File, error) {
 	if !waitExit(old.PID, 3*time.Second) {
 		return nil, fmt.Errorf("the daemon (pid %d) is alive but not answering on port %d; it was left running — run 'browse restart' to replace it", old.PID, old.Port)
 	}
-	fmt.Fprintf(c.env.Stderr, "browse: the daemon (pid %d) had exited; started a new one\n", old.PID)
+	if st, err := state.Read(c.paths.StateFile); err == nil && st.PID == old.PID {
+		old = st // it may have recorded why it exited
+	}
+	c.noteReplaced(old)
 	return c.spawn(old.CDPURL)
+}
+
+// noteReplaced tells the agent, on stderr, that its daemon (and so its tabs)
+// is new, and why the old one went.
+func (c *client) noteReplaced(old *state.File) {
+	why := ""
+	if old.ExitReason != "" {
+		why = " (" + old.ExitReason + ")"
+	}
+	fmt.Fprintf(c.env.Stderr, "browse: the daemon (pid %d) had exited%s; starting a new one — earlier tabs and refs are gone\n", old.PID, why)
 }
 
 // replaceOutdated restarts a daemon built from a different binary, keeping

@@ -98,11 +98,7 @@ func Run(cfg Config) error {
 	d.browser = l.b
 	d.port = ln.Addr().(*net.TCPAddr).Port
 
-	st := &state.File{
-		PID: os.Getpid(), Port: d.port, Token: d.token,
-		StartedAt: d.started.UTC().Format(time.RFC3339), BinaryVersion: cfg.Version,
-		Mode: d.mode(), CDPURL: cfg.CDPURL, Session: cfg.Paths.Session, ChromiumPID: d.browser.PID(),
-	}
+	st := d.stateFile()
 	if err := state.Write(cfg.Paths.StateFile, st); err != nil {
 		d.browser.Close()
 		d.handshake("error writing the state file: " + err.Error())
@@ -183,7 +179,26 @@ func (d *Daemon) wait() error {
 	}
 	log.Print(reason)
 	d.shutdown()
+	d.recordExit(reason)
 	return reason
+}
+
+// recordExit leaves the state file behind with the reason, for the next CLI
+// to report; its pid is dead by then, so no CLI will talk to it.
+func (d *Daemon) recordExit(reason error) {
+	st := d.stateFile()
+	st.ExitReason = reason.Error()
+	if err := state.Write(d.cfg.Paths.StateFile, st); err != nil {
+		log.Printf("recording the exit reason: %v", err)
+	}
+}
+
+func (d *Daemon) stateFile() *state.File {
+	return &state.File{
+		PID: os.Getpid(), Port: d.port, Token: d.token,
+		StartedAt: d.started.UTC().Format(time.RFC3339), BinaryVersion: d.cfg.Version,
+		Mode: d.mode(), CDPURL: d.cfg.CDPURL, Session: d.cfg.Paths.Session, ChromiumPID: d.browser.PID(),
+	}
 }
 
 // Stop asks the daemon to shut down.

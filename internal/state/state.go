@@ -28,6 +28,10 @@ type File struct {
 	CDPURL        string `json:"cdpUrl,omitempty"`
 	Session       string `json:"session,omitempty"`
 	ChromiumPID   int    `json:"chromiumPid,omitempty"`
+	// ExitReason is set by a daemon that stopped abnormally (its browser
+	// died): it leaves the file behind so the next CLI can say why it is
+	// starting a new one.
+	ExitReason string `json:"exitReason,omitempty"`
 }
 
 // Paths are the files of one daemon (one workspace and session).

@@ -1,0 +1,286 @@
+// Package e2e drives the real browse binary, as an agent would: a fresh CLI
+// process per command, a real daemon and a real Chromium, against pages served
+// by this test process. Nothing here is mocked.
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/browsehq/browse/internal/browser"
+	"github.com/browsehq/browse/internal/state"
+)
+
+var (
+	binDir  string
+	binA    string // built with version e2e-A
+	buildMu sync.Mutex
+	binB    string // built on demand with version e2e-B
+	fixture *httptest.Server
+)
+
+func TestMain(m *testing.M) {
+	if _, err := browser.FindChromium(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e tests need Chromium:", err)
+		os.Exit(1)
+	}
+	dir, err := os.MkdirTemp("", "browse-e2e-bin")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	binA = filepath.Join(dir, "browse-a")
+	if err := build(binA, "e2e-A"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fixture = httptest.NewServer(fixtureHandler())
+	code := m.Run()
+	fixture.Close()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func build(out, version string) error {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	cmd := exec.Command("go", "build", "-o", out, "-ldflags", "-X github.com/browsehq/browse/internal/version.Version="+version, "./cmd/browse")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building browse: %v\n%s", err, b)
+	}
+	return nil
+}
+
+func binaryB(t *testing.T) string {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if binB == "" {
+		p := filepath.Join(binDir, "browse-b")
+		if err := build(p, "e2e-B"); err != nil {
+			t.Fatal(err)
+		}
+		binB = p
+	}
+	return binB
+}
+
+func fixtureHandler() http.Handler {
+	_, file, _, _ := runtime.Caller(0)
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(filepath.Dir(file), "..", "..", "testdata"))))
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(60 * time.Second):
+		}
+	})
+	mux.HandleFunc("/status/", func(w http.ResponseWriter, r *http.Request) {
+		code, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/status/"))
+		w.WriteHeader(code)
+		fmt.Fprintf(w, "<title>Status %d</title><p>status page %d</p>", code, code)
+	})
+	mux.HandleFunc("/slowasset", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(400 * time.Millisecond)
+		w.Write([]byte("ok"))
+	})
+	mux.HandleFunc("/fetching.html", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Fetching</title><script>setTimeout(() => fetch('/slowasset'), 50)</script>`)
+	})
+	return mux
+}
+
+// workspace is one project directory with its own daemon.
+type workspace struct {
+	t   *testing.T
+	dir string
+	bin string
+	env []string
+}
+
+func newWorkspace(t *testing.T, env ...string) *workspace {
+	t.Helper()
+	w := &workspace{t: t, dir: t.TempDir(), bin: binA}
+	w.env = append(os.Environ(), "BROWSE_IDLE_TIMEOUT=120000")
+	w.env = append(w.env, env...)
+	t.Cleanup(w.cleanup)
+	return w
+}
+
+func (w *workspace) statePath() string { return filepath.Join(w.dir, ".gstack", "browse.json") }
+
+// cleanup stops every daemon of this workspace (all sessions) and waits
+// until none of their processes is left, so the temp dir can be removed.
+func (w *workspace) cleanup() {
+	files, _ := filepath.Glob(filepath.Join(w.dir, ".gstack", "browse*.json"))
+	for _, f := range files {
+		st, err := state.Read(f)
+		if err != nil {
+			continue
+		}
+		syscall.Kill(st.PID, syscall.SIGTERM)
+		if !waitGone(st.PID, 3*time.Second) {
+			syscall.Kill(st.PID, syscall.SIGKILL)
+		}
+		if st.ChromiumPID > 0 {
+			syscall.Kill(-st.ChromiumPID, syscall.SIGKILL)
+			waitGone(st.ChromiumPID, 2*time.Second)
+		}
+	}
+	for _, pid := range processesWith(w.dir) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		waitGone(pid, time.Second)
+	}
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func (w *workspace) runBin(bin string, args ...string) result {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = w.dir
+	cmd.Env = w.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		w.t.Fatalf("running %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func (w *workspace) run(args ...string) result { return w.runBin(w.bin, args...) }
+
+// ok runs a command that must succeed and returns its stdout.
+func (w *workspace) ok(args ...string) string {
+	w.t.Helper()
+	r := w.run(args...)
+	if r.code != 0 {
+		w.t.Fatalf("browse %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
+}
+
+// fails runs a command that must fail with exit 1 and an error mentioning want.
+func (w *workspace) fails(want string, args ...string) result {
+	w.t.Helper()
+	r := w.run(args...)
+	if r.code != 1 {
+		w.t.Fatalf("browse %s: exit %d, want 1\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, want) {
+		w.t.Fatalf("browse %s: stderr %q does not mention %q", strings.Join(args, " "), r.stderr, want)
+	}
+	return r
+}
+
+func (w *workspace) state() *state.File {
+	w.t.Helper()
+	st, err := state.Read(w.statePath())
+	if err != nil {
+		w.t.Fatalf("reading state: %v", err)
+	}
+	return st
+}
+
+func contains(t *testing.T, got, want string) {
+	t.Helper()
+	if !strings.Contains(got, want) {
+		t.Fatalf("output does not contain %q:\n%s", want, got)
+	}
+}
+
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(data, ')')
+	return i < 0 || i+2 >= len(data) || data[i+2] != 'Z'
+}
+
+func waitGone(pid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}
+
+// processesWith lists pids whose command line contains every needle.
+func processesWith(needles ...string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || !alive(pid) {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		all := true
+		for _, n := range needles {
+			if !bytes.Contains(cmdline, []byte(n)) {
+				all = false
+				break
+			}
+		}
+		if all {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func url(path string) string { return fixture.URL + path }
+
+func freePort(t *testing.T) string {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	srv.Close()
+	return port
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// browserProcesses lists the Chromium browser processes (not their renderers
+// and helpers, which carry --type=) using a profile under dir.
+func browserProcesses(dir string) []int {
+	var out []int
+	for _, pid := range processesWith("--remote-debugging-pipe", dir) {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		if !bytes.Contains(cmdline, []byte("--type=")) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}

@@ -1,0 +1,3 @@
+// a comment mentioning await should not matter
+const t = document.title;
+t + "!"
