@@ -202,6 +202,23 @@ func (b *Browser) Tabs() []*Tab {
 	return slices.Clone(b.tabs)
 }
 
+// RefreshInfo asks the browser for every tab's current URL and title:
+// targetInfoChanged events can trail a load, and a tab list must be exact.
+func (b *Browser) RefreshInfo(ctx context.Context) error {
+	res, err := cdproto.Call(ctx, b.root, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, info := range res.TargetInfos {
+		if t := b.byTarget[info.TargetID]; t != nil {
+			t.setInfo(info.URL, info.Title)
+		}
+	}
+	return nil
+}
+
 // ErrNoTab is returned for a tab id that does not exist.
 var ErrNoTab = errors.New("no such tab")
 

@@ -108,6 +108,8 @@ func launchArgs(profileDir string) []string {
 	if os.Geteuid() == 0 {
 		args = append(args, "--no-sandbox") // Chromium refuses to run as root without it
 	}
+	// BROWSE_CHROMIUM_ARGS adds flags (space-separated), for proxies and the like.
+	args = append(args, strings.Fields(os.Getenv("BROWSE_CHROMIUM_ARGS"))...)
 	return append(args, "about:blank")
 }
 

@@ -12,6 +12,9 @@ import (
 )
 
 func runTabs(ctx context.Context, c *Call) (string, error) {
+	if err := c.Browser.RefreshInfo(ctx); err != nil {
+		return "", pageError(err)
+	}
 	active := c.Browser.ActiveID()
 	var b strings.Builder
 	for _, t := range c.Browser.Tabs() {

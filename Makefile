@@ -1,0 +1,45 @@
+# The version is the commit plus a hash of any uncommitted change, so every
+# rebuild after an edit makes the CLI restart an older daemon.
+VERSION := $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)$(shell git diff --quiet HEAD 2>/dev/null || echo "-dirty-$$(git diff HEAD | sha1sum | cut -c1-8)")
+LDFLAGS := -s -w -X github.com/browsehq/browse/internal/version.Version=$(VERSION)
+BIN := bin/browse
+export CGO_ENABLED := 0
+
+.PHONY: build demo test bench fuzz docs chromium clean
+
+build:
+	go build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/browse
+
+chromium:
+	./scripts/ensure-chromium.sh
+
+# Sets up everything and drives a real page end to end.
+demo: chromium build
+	./scripts/demo.sh
+
+# The CI command: vet, race-checked unit and end-to-end tests on real Chromium.
+test: chromium
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo 'gofmt needed' >&2; exit 1)
+	go vet ./...
+	CGO_ENABLED=1 go test -race -count=1 ./...
+
+# End-to-end latency of the real CLI (a fresh process per command), then the
+# in-process hot paths.
+bench: chromium build
+	go run ./bench -bin $(BIN)
+	go test -run XXX -bench . -benchtime 200x ./internal/...
+
+# A short run of every fuzz target.
+fuzz:
+	go test ./internal/commands -run XXX -fuzz '^FuzzParse$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzNormalizeURL$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzWrapAwait$$' -fuzztime 20s
+	go test ./internal/daemon -run XXX -fuzz '^FuzzParseRequest$$' -fuzztime 20s
+	go test ./internal/safepath -run XXX -fuzz '^FuzzCheck$$' -fuzztime 20s
+
+# docs/commands.md is generated from the command registry.
+docs: build
+	$(BIN) help --markdown > docs/commands.md
+
+clean:
+	rm -rf bin

@@ -1,0 +1,168 @@
+// Command bench measures the real CLI end to end, the way an agent uses it:
+// a fresh `browse` process per command against a page served locally. It
+// prints a table of cold start, warm p50/p95 per command, the bare process
+// floor, and the daemon's memory.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/browsehq/browse/internal/state"
+)
+
+func main() {
+	bin := flag.String("bin", "bin/browse", "the browse binary")
+	runs := flag.Int("n", 60, "warm runs per command")
+	colds := flag.Int("cold", 5, "cold starts")
+	flag.Parse()
+	abs, err := filepath.Abs(*bin)
+	if err != nil {
+		fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(page))
+	defer srv.Close()
+	ws, err := os.MkdirTemp("", "browse-bench")
+	if err != nil {
+		fatal(err)
+	}
+	defer os.RemoveAll(ws)
+	b := &bencher{bin: abs, dir: ws}
+	defer b.run("stop")
+
+	pageURL := srv.URL + "/page"
+	fmt.Printf("browse end-to-end benchmark (%d warm runs per command; a fresh CLI process each)\n\n", *runs)
+
+	var cold []time.Duration
+	for range *colds {
+		b.run("stop")
+		waitNoDaemon(ws)
+		d, out := b.timed("goto", pageURL)
+		if !strings.Contains(out, "Navigated") {
+			fatal(fmt.Errorf("cold goto failed: %s", out))
+		}
+		cold = append(cold, d)
+	}
+	rows := [][]string{{"what", "p50", "p95", "min"}}
+	rows = append(rows, row("cold first command (goto, incl. daemon + Chromium start)", cold))
+	rows = append(rows, row("process floor: browse --version (no daemon)", b.repeat(*runs, "--version")))
+	for _, args := range [][]string{{"url"}, {"text"}, {"goto", pageURL}, {"js", "1+1"}, {"tabs"}} {
+		rows = append(rows, row("warm "+strings.Join(args, " ")[:min(len(strings.Join(args, " ")), 40)], b.repeat(*runs, args...)))
+	}
+	printTable(rows)
+	st, err := state.Read(filepath.Join(ws, ".gstack", "browse.json"))
+	if err == nil {
+		fmt.Printf("\ndaemon RSS (excluding Chromium): %s\n", rss(st.PID))
+	}
+}
+
+type bencher struct{ bin, dir string }
+
+func (b *bencher) run(args ...string) string {
+	cmd := exec.Command(b.bin, args...)
+	cmd.Dir = b.dir
+	out, _ := cmd.CombinedOutput()
+	return string(out)
+}
+
+func (b *bencher) timed(args ...string) (time.Duration, string) {
+	start := time.Now()
+	out := b.run(args...)
+	return time.Since(start), out
+}
+
+func (b *bencher) repeat(n int, args ...string) []time.Duration {
+	b.run(args...) // warm-up
+	ds := make([]time.Duration, n)
+	for i := range ds {
+		ds[i], _ = b.timed(args...)
+	}
+	return ds
+}
+
+func row(name string, ds []time.Duration) []string {
+	slices.Sort(ds)
+	pct := func(p float64) string { return ms(ds[min(len(ds)-1, int(p*float64(len(ds))))]) }
+	return []string{name, pct(0.50), pct(0.95), ms(ds[0])}
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func printTable(rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	for i, r := range rows {
+		for j, c := range r {
+			pad := widths[j] - len([]rune(c))
+			if j == 0 {
+				fmt.Print("| " + c + strings.Repeat(" ", pad) + " ")
+			} else {
+				fmt.Print("| " + strings.Repeat(" ", pad) + c + " ")
+			}
+		}
+		fmt.Println("|")
+		if i == 0 {
+			for _, w := range widths {
+				fmt.Print("|" + strings.Repeat("-", w+2))
+			}
+			fmt.Println("|")
+		}
+	}
+}
+
+func waitNoDaemon(ws string) {
+	for range 200 {
+		if _, err := os.Stat(filepath.Join(ws, ".gstack", "browse.json")); os.IsNotExist(err) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func rss(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.Fields(v)[0])
+			return fmt.Sprintf("%.1f MB", float64(kb)/1024)
+		}
+	}
+	return "unknown"
+}
+
+// page is a realistic page: a nav of 200 links, a form, some prose.
+func page(w http.ResponseWriter, r *http.Request) {
+	var b strings.Builder
+	b.WriteString("<!doctype html><title>Bench page</title><h1>Benchmark</h1><nav><ul>")
+	for i := range 200 {
+		fmt.Fprintf(&b, `<li><a href="/item/%d">Item number %d</a></li>`, i, i)
+	}
+	b.WriteString(`</ul></nav><form><label>Email <input name=email type=email></label>
+<label>Password <input name=pw type=password></label><label><input type=checkbox name=remember> Remember me</label>
+<select name=plan><option>Free</option><option>Pro</option></select><button>Sign in</button></form>`)
+	for i := range 20 {
+		fmt.Fprintf(&b, "<p>Paragraph %d with some ordinary prose to read.</p>", i)
+	}
+	w.Write([]byte(b.String()))
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}
