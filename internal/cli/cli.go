@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -56,7 +57,8 @@ func Main(env Env) int {
 		e := commands.UnknownCommand(name)
 		return fail(env, e.Msg, e.Hint)
 	}
-	if _, _, err := commands.Parse(cmd, args); err != nil {
+	parsed, flags, err := commands.Parse(cmd, args)
+	if err != nil {
 		e := err.(*commands.Error)
 		return fail(env, e.Msg, e.Hint)
 	}
@@ -66,11 +68,7 @@ func Main(env Env) int {
 	c := &client{env: env, opts: opts, paths: paths, workspace: state.ProjectRoot(env.Cwd)}
 	switch name {
 	case "help":
-		if len(args) == 1 && args[0] == "--markdown" {
-			fmt.Fprint(env.Stdout, commands.Reference())
-			return 0
-		}
-		out, err := cmd.Run(nil, &commands.Call{Args: args})
+		out, err := cmd.Run(context.Background(), &commands.Call{Args: parsed, Flags: flags})
 		if err != nil {
 			e := err.(*commands.Error)
 			return fail(env, e.Msg, e.Hint)

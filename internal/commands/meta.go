@@ -12,6 +12,9 @@ func runStop(ctx context.Context, c *Call) (string, error) {
 }
 
 func runHelp(ctx context.Context, c *Call) (string, error) {
+	if c.Has("--markdown") {
+		return Reference(), nil
+	}
 	if len(c.Args) == 0 {
 		return Help(), nil
 	}
