@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -118,4 +119,14 @@ func FuzzWrapAwait(f *testing.F) {
 			t.Fatalf("WrapAwait dropped code: %q -> %q", code, out)
 		}
 	})
+}
+
+func TestDocsMatchRegistry(t *testing.T) {
+	data, err := os.ReadFile("../../docs/commands.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != Reference() {
+		t.Fatal("docs/commands.md is stale: run 'make docs'")
+	}
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -17,13 +18,22 @@ import (
 // shared is one daemon for the command tests: commands, unlike lifecycle,
 // do not need a fresh browser each.
 var (
-	sharedOnce sync.Once
-	sharedWS   *workspace
+	sharedOnce    sync.Once
+	sharedWS      *workspace
+	sharedCleanup = func() int { return 0 }
 )
 
 func shared(t *testing.T) *workspace {
 	sharedOnce.Do(func() {
-		sharedWS = &workspace{dir: mustTempDir(), bin: binA, env: append(os.Environ(), "BROWSE_IDLE_TIMEOUT=300000")}
+		sharedWS = &workspace{dir: mustTempDir(), bin: binA, env: append(testEnv(), "BROWSE_IDLE_TIMEOUT=300000")}
+		sharedCleanup = func() int {
+			defer os.RemoveAll(sharedWS.dir)
+			if report := sharedWS.stopAll(); report != "" {
+				fmt.Fprintln(os.Stderr, report)
+				return 1
+			}
+			return 0
+		}
 	})
 	w := *sharedWS
 	w.t = t

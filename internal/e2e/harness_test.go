@@ -48,6 +48,9 @@ func TestMain(m *testing.M) {
 	}
 	fixture = httptest.NewServer(fixtureHandler())
 	code := m.Run()
+	if sharedCleanup() != 0 && code == 0 {
+		code = 1
+	}
 	fixture.Close()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -56,9 +59,15 @@ func TestMain(m *testing.M) {
 func build(out, version string) error {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	cmd := exec.Command("go", "build", "-o", out, "-ldflags", "-X github.com/browsehq/browse/internal/version.Version="+version, "./cmd/browse")
+	args := []string{"build", "-o", out, "-ldflags", "-X github.com/browsehq/browse/internal/version.Version=" + version}
+	env := append(os.Environ(), "CGO_ENABLED=0")
+	if raceBuild {
+		args = append(args, "-race")
+		env = append(os.Environ(), "CGO_ENABLED=1")
+	}
+	cmd := exec.Command("go", append(args, "./cmd/browse")...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Env = env
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building browse: %v\n%s", err, b)
 	}
@@ -103,6 +112,12 @@ func fixtureHandler() http.Handler {
 	return mux
 }
 
+// testEnv is the environment of every browse process the tests run. A race
+// build sleeps a second at exit unless told not to.
+func testEnv() []string {
+	return append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+}
+
 // workspace is one project directory with its own daemon.
 type workspace struct {
 	t   *testing.T
@@ -114,7 +129,7 @@ type workspace struct {
 func newWorkspace(t *testing.T, env ...string) *workspace {
 	t.Helper()
 	w := &workspace{t: t, dir: t.TempDir(), bin: binA}
-	w.env = append(os.Environ(), "BROWSE_IDLE_TIMEOUT=120000")
+	w.env = append(testEnv(), "BROWSE_IDLE_TIMEOUT=120000")
 	w.env = append(w.env, env...)
 	t.Cleanup(w.cleanup)
 	return w
@@ -122,9 +137,16 @@ func newWorkspace(t *testing.T, env ...string) *workspace {
 
 func (w *workspace) statePath() string { return filepath.Join(w.dir, ".gstack", "browse.json") }
 
-// cleanup stops every daemon of this workspace (all sessions) and waits
-// until none of their processes is left, so the temp dir can be removed.
+// cleanup stops every daemon of this workspace (all sessions), waits until
+// none of their processes is left, so the temp dir can be removed, and fails
+// the test if a race-checked daemon reported a data race.
 func (w *workspace) cleanup() {
+	if report := w.stopAll(); report != "" {
+		w.t.Errorf("%s", report)
+	}
+}
+
+func (w *workspace) stopAll() (raceReport string) {
 	files, _ := filepath.Glob(filepath.Join(w.dir, ".gstack", "browse*.json"))
 	for _, f := range files {
 		st, err := state.Read(f)
@@ -144,6 +166,13 @@ func (w *workspace) cleanup() {
 		syscall.Kill(pid, syscall.SIGKILL)
 		waitGone(pid, time.Second)
 	}
+	logs, _ := filepath.Glob(filepath.Join(w.dir, ".gstack", "*daemon.log"))
+	for _, l := range logs {
+		if data, _ := os.ReadFile(l); bytes.Contains(data, []byte("DATA RACE")) {
+			raceReport += "the daemon reported a data race:\n" + string(data)
+		}
+	}
+	return raceReport
 }
 
 type result struct {

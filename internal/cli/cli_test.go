@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func env(args ...string) Env {
+	return Env{Args: args, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }, Cwd: "/tmp"}
+}
+
+func TestParseGlobals(t *testing.T) {
+	o, rest, err := parseGlobals(env("--session", "a", "--timeout=900", "url", "--tab-id", "3"))
+	if err != nil || o.session != "a" || o.timeout != 900 || o.tabID != 3 || !reflect.DeepEqual(rest, []string{"url"}) {
+		t.Fatalf("got %+v %v %v", o, rest, err)
+	}
+	// After "--", --tab-id is the command's text, not ours.
+	_, rest, _ = parseGlobals(env("js", "--", "--tab-id"))
+	if !reflect.DeepEqual(rest, []string{"js", "--", "--tab-id"}) {
+		t.Fatalf("rest = %v", rest)
+	}
+	for _, bad := range [][]string{{"--tab-id", "0", "url"}, {"--timeout", "x", "url"}, {"--session"}, {"--session", "../x", "url"}} {
+		if _, _, err := parseGlobals(env(bad...)); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+func TestLocalCommandsNeedNoDaemon(t *testing.T) {
+	e := env("help", "goto")
+	if code := Main(e); code != 0 || !strings.Contains(e.Stdout.(*bytes.Buffer).String(), "Usage: browse goto <url>") {
+		t.Fatalf("help goto: %d %s", code, e.Stderr)
+	}
+	e = env("goto")
+	if code := Main(e); code != 1 || !strings.Contains(e.Stderr.(*bytes.Buffer).String(), "Usage: browse goto") {
+		t.Fatalf("usage error: %d %s", code, e.Stderr)
+	}
+	e = env()
+	if code := Main(e); code != 1 || !strings.Contains(e.Stderr.(*bytes.Buffer).String(), "Usage: browse") {
+		t.Fatal("no command should print help and fail")
+	}
+}
