@@ -1,6 +1,7 @@
-# The version is the commit plus a hash of any uncommitted change, so every
-# rebuild after an edit makes the CLI restart an older daemon.
-VERSION := $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)$(shell git diff --quiet HEAD 2>/dev/null || echo "-dirty-$$(git diff HEAD | sha1sum | cut -c1-8)")
+# The version is the commit, plus a hash of the sources when the tree has
+# uncommitted or untracked changes, so every rebuild after an edit makes the
+# CLI restart an older daemon.
+VERSION := $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)$(shell test -z "$$(git status --porcelain 2>/dev/null)" || echo "-dirty-$$(git ls-files -co --exclude-standard -z | xargs -0 cat 2>/dev/null | sha1sum | cut -c1-8)")
 LDFLAGS := -s -w -X github.com/browsehq/browse/internal/version.Version=$(VERSION)
 BIN := bin/browse
 export CGO_ENABLED := 0

@@ -29,7 +29,11 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	srv := httptest.NewServer(http.HandlerFunc(page))
+	mux := http.NewServeMux()
+	mux.HandleFunc("/page", page)
+	mux.HandleFunc("/clicks", clicks)
+	mux.HandleFunc("/big", big)
+	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	ws, err := os.MkdirTemp("", "browse-bench")
 	if err != nil {
@@ -58,7 +62,18 @@ func main() {
 	for _, args := range [][]string{{"url"}, {"text"}, {"goto", pageURL}, {"js", "1+1"}, {"tabs"}} {
 		rows = append(rows, row("warm "+strings.Join(args, " ")[:min(len(strings.Join(args, " ")), 40)], b.repeat(*runs, args...)))
 	}
+	// Snapshot and click: refs from one snapshot stay valid while the page
+	// does not change, so click @ref can be repeated.
+	b.run("goto", pageURL)
+	snap := b.run("snapshot", "-i")
+	rows = append(rows, row("warm snapshot -i (200 links + form)", b.repeat(*runs, "snapshot", "-i")))
+	b.run("goto", srv.URL+"/clicks")
+	b.run("snapshot", "-i")
+	rows = append(rows, row("warm click @e1 (a button)", b.repeat(*runs, "click", "@e1")))
+	b.run("goto", srv.URL+"/big")
+	rows = append(rows, row("warm snapshot (2,000-element page)", b.repeat(*runs/3+1, "snapshot")))
 	printTable(rows)
+	fmt.Printf("\nsnapshot -i of the 200-link page: %d bytes, %d lines\n", len(snap), strings.Count(snap, "\n"))
 	st, err := state.Read(filepath.Join(ws, ".gstack", "browse.json"))
 	if err == nil {
 		fmt.Printf("\ndaemon RSS (excluding Chromium): %s\n", rss(st.PID))
@@ -144,6 +159,22 @@ func rss(pid int) string {
 		}
 	}
 	return "unknown"
+}
+
+// clicks is a page with one button whose clicks are counted.
+func clicks(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte(`<!doctype html><title>Clicks</title><button onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Count</button>`))
+}
+
+// big is a page of 2,000 elements: a table of 400 rows × 5 cells.
+func big(w http.ResponseWriter, r *http.Request) {
+	var b strings.Builder
+	b.WriteString("<!doctype html><title>Big</title><table>")
+	for i := range 400 {
+		fmt.Fprintf(&b, "<tr><td>Row %d</td><td>%d</td><td><a href='/r/%d'>open</a></td><td><button>Edit %d</button></td></tr>", i, i*7, i, i)
+	}
+	b.WriteString("</table>")
+	w.Write([]byte(b.String()))
 }
 
 // page is a realistic page: a nav of 200 links, a form, some prose.

@@ -377,7 +377,7 @@ func (b *Browser) onAttached(parentSession string, ev *target.EventAttachedToTar
 		}
 		b.mu.Unlock()
 		if parent != nil {
-			parent.tab.initFrameSession(ctx, s, cdproto.FrameID(info.TargetID))
+			parent.tab.initFrameSession(ctx, s, cdproto.FrameID(info.TargetID), info.ParentFrameID)
 		}
 		resume()
 	default:

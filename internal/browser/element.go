@@ -32,13 +32,18 @@ func (e *SelectorError) Error() string {
 
 // Element is a handle to one element in a frame's document.
 type Element struct {
-	Session  *cdp.Session
-	ObjectID runtime.RemoteObjectID
+	Session       *cdp.Session
+	ObjectID      runtime.RemoteObjectID
+	FrameID       cdproto.FrameID // "" for the main frame
+	BackendNodeID int64           // 0 when found by CSS
 }
 
 // Call runs fn (a JS function declaration) with this bound to the element.
+// A node that has left the document fails with a stale error (see IsStale)
+// instead of acting on a detached copy.
 func (e *Element) Call(ctx context.Context, fn string, args ...any) (*runtime.RemoteObject, error) {
-	return CallOn(ctx, e.Session, e.ObjectID, fn, args...)
+	guarded := "function(...a) { if (!this.isConnected) throw new Error('" + staleMarker + "'); return (" + fn + ").apply(this, a) }"
+	return CallOn(ctx, e.Session, e.ObjectID, guarded, args...)
 }
 
 // Release frees the page-side handle without waiting for the answer.
@@ -86,7 +91,7 @@ func (t *Tab) QueryCSS(ctx context.Context, frameID cdproto.FrameID, sel string)
 	if err != nil {
 		return nil, 0, err
 	}
-	return &Element{Session: s, ObjectID: el.ObjectID}, n, nil
+	return &Element{Session: s, ObjectID: el.ObjectID, FrameID: frameID}, n, nil
 }
 
 // nodeListLength reads n from a "NodeList(n)" description.

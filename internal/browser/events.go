@@ -136,8 +136,19 @@ func (b *Browser) onEvent(ev cdp.Event) {
 			tab.frameNavigated(ft.session, e.Frame)
 		}
 	case "Page.frameDetached":
-		if e, ok := decode[page.EventFrameDetached](ev.Params); ok {
+		// A "swap" moves the frame into its own process (it attaches as an
+		// out-of-process iframe); only "remove" means the frame is gone.
+		if e, ok := decode[page.EventFrameDetached](ev.Params); ok && e.Reason != page.FrameDetachedReasonSwap {
 			tab.frameDetached(e.FrameID)
+		}
+	case "Page.frameRequestedNavigation", "Page.frameStartedLoading":
+		var e struct {
+			FrameID string `json:"frameId"`
+		}
+		if decodeInto(ev.Params, &e) && e.FrameID == string(tab.TargetID) {
+			tab.mu.Lock()
+			tab.navStarts++
+			tab.mu.Unlock()
 		}
 	case "Page.javascriptDialogOpening":
 		if e, ok := decode[page.EventJavascriptDialogOpening](ev.Params); ok {

@@ -38,7 +38,12 @@ type Tab struct {
 	inflight int
 	// currentFrame is where CSS selectors and scripts run ("" = main frame).
 	currentFrame cdproto.FrameID
-	netIdleAt    time.Time
+	refs         *refState
+	// navStarts and reqStarts count main-frame loads and requests begun, so
+	// an action can tell whether it started either.
+	navStarts int64
+	reqStarts int64
+	netIdleAt time.Time
 
 	// navSeq counts main-frame navigations; state derived from a page
 	// (refs, snapshot baselines) records it and is void once it moves on.
@@ -81,12 +86,15 @@ func (t *Tab) init(ctx context.Context) {
 	t.enableSession(ctx, t.Session)
 }
 
-func (t *Tab) initFrameSession(ctx context.Context, s *cdp.Session, frameID cdproto.FrameID) {
+func (t *Tab) initFrameSession(ctx context.Context, s *cdp.Session, frameID, parentID cdproto.FrameID) {
 	t.mu.Lock()
 	if f := t.frames[frameID]; f != nil {
 		f.Session = s
+		if f.ParentID == "" {
+			f.ParentID = parentID
+		}
 	} else {
-		t.frames[frameID] = &Frame{ID: frameID, Session: s}
+		t.frames[frameID] = &Frame{ID: frameID, ParentID: parentID, Session: s}
 	}
 	t.mu.Unlock()
 	t.enableSession(ctx, s)
@@ -268,6 +276,7 @@ func (t *Tab) frameContext(frameID cdproto.FrameID) (*execContext, bool) {
 func (t *Tab) requestStarted() {
 	t.mu.Lock()
 	t.inflight++
+	t.reqStarts++
 	t.mu.Unlock()
 }
 

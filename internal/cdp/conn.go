@@ -154,31 +154,44 @@ func (c *Conn) readLoop() {
 // Call sends method with params on sessionID ("" is the browser) and decodes
 // the answer into result (which may be nil).
 func (c *Conn) Call(ctx context.Context, sessionID, method string, params, result any) error {
+	id, ch, err := c.send(sessionID, method, params)
+	if err != nil {
+		return err
+	}
+	return c.await(ctx, id, ch, method, result)
+}
+
+// send writes one call and returns the channel its reply will arrive on.
+func (c *Conn) send(sessionID, method string, params any) (int64, chan reply, error) {
 	m := message{ID: c.nextID.Add(1), SessionID: sessionID, Method: method}
 	if params != nil {
 		p, err := jsonv2.Marshal(params)
 		if err != nil {
-			return fmt.Errorf("encoding %s: %w", method, err)
+			return 0, nil, fmt.Errorf("encoding %s: %w", method, err)
 		}
 		m.Params = p
 	}
 	raw, err := jsonv2.Marshal(&m)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.closed != nil {
 		c.mu.Unlock()
-		return ErrClosed
+		return 0, nil, ErrClosed
 	}
 	c.pending[m.ID] = ch
 	c.mu.Unlock()
 
 	if err := c.t.Send(raw); err != nil {
 		c.forget(m.ID)
-		return fmt.Errorf("%w: %v", ErrClosed, err)
+		return 0, nil, fmt.Errorf("%w: %v", ErrClosed, err)
 	}
+	return m.ID, ch, nil
+}
+
+func (c *Conn) await(ctx context.Context, id int64, ch chan reply, method string, result any) error {
 	select {
 	case r := <-ch:
 		if r.err != nil {
@@ -191,7 +204,7 @@ func (c *Conn) Call(ctx context.Context, sessionID, method string, params, resul
 		}
 		return nil
 	case <-ctx.Done():
-		c.forget(m.ID)
+		c.forget(id)
 		return ctx.Err()
 	}
 }
@@ -249,6 +262,39 @@ func (s *Session) ID() string { return s.id }
 // Call implements cdproto's cdp.Session.
 func (s *Session) Call(ctx context.Context, method string, params, result any) error {
 	return s.conn.Call(ctx, s.id, method, params, result)
+}
+
+// Pipeline sends calls back to back without waiting, then waits for every
+// answer: the browser runs them in order, and the batch costs one round trip
+// instead of one per call. It returns the first error.
+func (s *Session) Pipeline(ctx context.Context, calls ...PipelinedCall) error {
+	type sent struct {
+		id     int64
+		ch     chan reply
+		method string
+	}
+	var pending []sent
+	var first error
+	for _, call := range calls {
+		id, ch, err := s.conn.send(s.id, call.Method, call.Params)
+		if err != nil {
+			first = err
+			break
+		}
+		pending = append(pending, sent{id, ch, call.Method})
+	}
+	for _, p := range pending {
+		if err := s.conn.await(ctx, p.id, p.ch, p.method, nil); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// PipelinedCall is one call of a Pipeline.
+type PipelinedCall struct {
+	Method string
+	Params any
 }
 
 // Subscribe implements cdproto's cdp.Session: events of method on this

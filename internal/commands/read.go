@@ -77,23 +77,14 @@ func optionalArg(c *Call) string {
 	return ""
 }
 
-// onTarget calls fn on the element sel picks, or on the document when sel is
-// empty, in the tab's current frame, and returns the result as text.
+// onTarget calls fn on the element sel picks (CSS, first match, or a ref),
+// or on the document when sel is empty, in the tab's current frame, and
+// returns the result as text.
 func onTarget(ctx context.Context, c *Call, sel, fn string) (string, error) {
-	target := "document"
 	if sel != "" {
-		el, _, err := c.Tab.QueryCSS(ctx, c.Tab.CurrentFrame(), sel)
-		if err != nil {
-			return "", selectorError(err)
-		}
-		defer el.Release()
-		obj, err := el.Call(ctx, fn)
-		if err != nil {
-			return "", pageError(err)
-		}
-		return browser.String(obj), nil
+		return onElement(ctx, c, sel, fn)
 	}
-	obj, err := c.Tab.EvaluateIn(ctx, c.Tab.CurrentFrame(), "("+fn+").call("+target+")")
+	obj, err := c.Tab.EvaluateIn(ctx, c.Tab.CurrentFrame(), "("+fn+").call(document)")
 	if err != nil {
 		return "", pageError(err)
 	}

@@ -28,6 +28,8 @@ type Flag struct {
 	Name  string // "--clear", "-i"
 	Value string // placeholder for a flag that takes a value ("N", "path"); "" for a switch
 	Help  string
+	// Path marks a value that is a file path: the CLI makes it absolute.
+	Path bool
 }
 
 // Deadline says which default timeout a command runs under.
@@ -52,8 +54,10 @@ type Command struct {
 	// an undeclared dash word is an argument, not an unknown flag.
 	FreeText bool
 	// PathArgs are the positions of file-path arguments; the CLI makes them
-	// absolute against its own directory before sending.
-	PathArgs []int
+	// absolute against its own directory before sending. With
+	// PathArgsRepeat, every argument from the last listed position on is a path.
+	PathArgs       []int
+	PathArgsRepeat bool
 	// PageContent marks output that comes from the page itself (untrusted).
 	PageContent bool
 	// Tunnel marks commands a remote agent may run over the tunnel.

@@ -10,6 +10,8 @@ import (
 	"log"
 	"net/http"
 	"runtime/debug"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +24,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("GET /health", d.handleHealth)
 	mux.HandleFunc("POST /command", d.authed(d.handleCommand))
 	mux.HandleFunc("POST /batch", d.authed(d.handleBatch))
+	mux.HandleFunc("GET /refs", d.authed(d.handleRefs))
 	return mux
 }
 
@@ -75,6 +78,41 @@ func (d *Daemon) handleCommand(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Stop()
 	}
+}
+
+// handleRefs returns a tab's current ref map (?tabId=N; default the active
+// tab) as JSON, ordered as the snapshot listed them.
+func (d *Daemon) handleRefs(w http.ResponseWriter, r *http.Request) {
+	id := 0
+	if v := r.URL.Query().Get("tabId"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			writeError(w, &commands.Error{Status: 400, Msg: "tabId must be a positive tab id.", Hint: "Run 'tabs' to list open tabs."})
+			return
+		}
+		id = n
+	}
+	tab, err := d.browser.Tab(id)
+	if err != nil {
+		writeError(w, &commands.Error{Status: 404, Msg: fmt.Sprintf("No tab with id %d.", id), Hint: "Run 'tabs' to list open tabs."})
+		return
+	}
+	refs := tab.Refs()
+	list := make([]browser.RefEntry, 0, len(refs))
+	for _, e := range refs {
+		list = append(list, e)
+	}
+	sort.Slice(list, func(i, j int) bool { return refOrder(list[i].ID) < refOrder(list[j].ID) })
+	writeJSON(w, http.StatusOK, map[string]any{"tabId": tab.ID, "url": tab.URL(), "refs": list})
+}
+
+// refOrder sorts @e refs before @c refs, each by number.
+func refOrder(id string) int {
+	n, _ := strconv.Atoi(id[1:])
+	if id[0] == 'c' {
+		n += 1 << 30
+	}
+	return n
 }
 
 type batchResult struct {

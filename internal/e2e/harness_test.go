@@ -106,6 +106,14 @@ func fixtureHandler() http.Handler {
 		time.Sleep(400 * time.Millisecond)
 		w.Write([]byte("ok"))
 	})
+	// frames.html embeds child.html twice: once from this origin, once from
+	// "localhost" — another site, so Chromium runs it out of process.
+	mux.HandleFunc("/frames.html", func(w http.ResponseWriter, r *http.Request) {
+		port := r.Host[strings.LastIndexByte(r.Host, ':')+1:]
+		fmt.Fprintf(w, `<!doctype html><title>Frames</title><h1>Frames page</h1>
+<iframe name="same" src="/child.html" width="400" height="150"></iframe>
+<iframe name="cross" src="http://localhost:%s/child.html" width="400" height="150" style="margin-left: 50px"></iframe>`, port)
+	})
 	mux.HandleFunc("/fetching.html", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Fetching</title><script>setTimeout(() => fetch('/slowasset'), 50)</script>`)
 	})

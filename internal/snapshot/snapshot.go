@@ -1,0 +1,348 @@
+// Package snapshot renders accessibility trees as the indented text an agent
+// reads: one line per element, "@e3 [button] "Sign up" [disabled]", two
+// spaces per level, with iframe documents inline under their iframe. It is
+// pure: the browser package fetches the trees and resolves the refs.
+package snapshot
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Node is the part of an accessibility node the renderer needs.
+type Node struct {
+	ID        string
+	Role      string
+	Name      string
+	Value     string
+	Props     []Prop
+	Ignored   bool
+	Children  []string
+	BackendID int64
+}
+
+// Prop is one state property: "checked"="true", "level"="2".
+type Prop struct{ Name, Value string }
+
+// Frame is one document's tree. Nodes[0] is its root. Children maps an
+// iframe element's backend id to the tree of the document inside it.
+type Frame struct {
+	ID       string // the frame id, carried into refs
+	Nodes    []Node
+	Children map[int64]*Frame
+}
+
+// Options are the snapshot flags that shape the text.
+type Options struct {
+	Interactive bool // -i: interactive elements only, flat
+	Compact     bool // -c: drop unnamed structure
+	MaxDepth    int  // -d N: 0 means no limit
+	NoRefs      bool // the accessibility command: the tree without refs
+	// ScopeBackendID (-s) renders only the subtree of this element.
+	ScopeBackendID int64
+}
+
+// Ref is what a ref stands for.
+type Ref struct {
+	ID        string // "e3"
+	FrameID   string
+	BackendID int64
+	Role      string
+	Name      string
+}
+
+// IDs hands out ref numbers that stay the same for the same element across
+// snapshots of one page, so diffs show real changes and earlier refs keep
+// working while their element lives.
+type IDs struct {
+	next   int
+	byNode map[string]int
+}
+
+func (ids *IDs) id(frame string, backend int64) string {
+	if ids.byNode == nil {
+		ids.byNode = make(map[string]int)
+	}
+	key := frame + "/" + strconv.FormatInt(backend, 10)
+	n, ok := ids.byNode[key]
+	if !ok {
+		ids.next++
+		n = ids.next
+		ids.byNode[key] = n
+	}
+	return "e" + strconv.Itoa(n)
+}
+
+// Result is a rendered snapshot.
+type Result struct {
+	Text  string
+	Refs  []Ref
+	Found bool // the scope element was found (only meaningful with ScopeBackendID)
+}
+
+// interactive roles get listed by -i.
+var interactive = map[string]bool{
+	"button": true, "link": true, "textbox": true, "searchbox": true, "checkbox": true,
+	"radio": true, "combobox": true, "listbox": true, "option": true, "menuitem": true,
+	"menuitemcheckbox": true, "menuitemradio": true, "slider": true, "spinbutton": true,
+	"switch": true, "tab": true, "treeitem": true, "MenuListOption": true, "textField": true,
+	"Date": true, "DateTime": true, "InputTime": true, "ColorWell": true,
+}
+
+// leaves are widgets whose insides are the browser's own (user-agent shadow
+// DOM): listing their spin buttons would be noise.
+var leaves = map[string]bool{"Date": true, "DateTime": true, "InputTime": true, "ColorWell": true}
+
+// IsInteractive reports whether role is one -i lists.
+func IsInteractive(role string) bool { return interactive[role] }
+
+// structural roles carry no meaning of their own when unnamed.
+var transparent = map[string]bool{
+	"generic": true, "none": true, "presentation": true, "": true, "LineBreak": true,
+	"RootWebArea": true, "WebArea": true, "MenuListPopup": true,
+}
+
+type out struct {
+	name     string // the element's name, or a text line's text
+	text     bool
+	line     string
+	ref      *Ref // set for element lines that get a ref; its ID is given when written
+	children []*out
+	keep     bool // has content of its own (a name, a ref worth keeping, text)
+}
+
+type renderer struct {
+	opts  Options
+	ids   *IDs
+	refs  []Ref
+	found bool
+}
+
+// Render turns a frame tree into text and refs.
+func Render(root *Frame, opts Options, ids *IDs) Result {
+	if ids == nil {
+		ids = &IDs{}
+	}
+	r := &renderer{opts: opts, ids: ids}
+	var top []*out
+	if len(root.Nodes) > 0 {
+		index := indexOf(root)
+		if opts.ScopeBackendID != 0 {
+			if f, n := findBackend(root, opts.ScopeBackendID); n != nil {
+				r.found = true
+				top = r.node(root, f, index, n.ID, "")
+			}
+		} else {
+			top = r.node(root, root, index, root.Nodes[0].ID, "")
+		}
+	}
+	var b strings.Builder
+	r.write(&b, top, 0)
+	return Result{Text: strings.TrimRight(b.String(), "\n"), Refs: r.refs, Found: r.found}
+}
+
+type located struct {
+	frame *Frame
+	node  *Node
+}
+
+// indexOf maps "frameID/nodeID" → node, across all frames.
+func indexOf(root *Frame) map[string]located {
+	m := make(map[string]located)
+	var add func(f *Frame)
+	add = func(f *Frame) {
+		for i := range f.Nodes {
+			m[f.ID+"/"+f.Nodes[i].ID] = located{f, &f.Nodes[i]}
+		}
+		for _, c := range f.Children {
+			add(c)
+		}
+	}
+	add(root)
+	return m
+}
+
+// findBackend finds the node for a DOM element, and the frame holding it.
+func findBackend(f *Frame, backend int64) (*Frame, *Node) {
+	for i := range f.Nodes {
+		if f.Nodes[i].BackendID == backend {
+			return f, &f.Nodes[i]
+		}
+	}
+	for _, c := range f.Children {
+		if cf, n := findBackend(c, backend); n != nil {
+			return cf, n
+		}
+	}
+	return nil, nil
+}
+
+// node renders one node (and its subtree) into zero or more output nodes:
+// nodes that are not shown pass their children up.
+func (r *renderer) node(root, f *Frame, index map[string]located, id, parentName string) []*out {
+	loc, ok := index[f.ID+"/"+id]
+	if !ok {
+		return nil
+	}
+	n := loc.node
+	kids := func(name string) []*out {
+		var list []*out
+		for _, c := range n.Children {
+			list = append(list, r.node(root, f, index, c, name)...)
+		}
+		if n.Role == "Iframe" || n.Role == "iframe" {
+			if child := f.Children[n.BackendID]; child != nil && len(child.Nodes) > 0 {
+				list = append(list, r.node(root, child, index, child.Nodes[0].ID, "")...)
+			}
+		}
+		return list
+	}
+	role := n.Role
+	switch {
+	case role == "InlineTextBox" || role == "ListMarker":
+		return nil
+	case n.Ignored:
+		return kids(parentName)
+	case role == "StaticText":
+		text := strings.TrimSpace(collapse(n.Name))
+		if r.opts.Interactive || text == "" || text == parentName {
+			return nil
+		}
+		return []*out{{line: "[text] " + quote(text), keep: true, text: true, name: text}}
+	}
+	name := strings.TrimSpace(collapse(n.Name))
+	isIframe := role == "Iframe" || role == "iframe"
+	show := !transparent[role] || (name != "" && role != "RootWebArea")
+	if r.opts.Interactive {
+		show = interactive[role]
+	} else if r.opts.Compact && !interactive[role] && !isIframe && name == "" && role != "heading" {
+		show = false
+	}
+	if !show {
+		return kids(parentName)
+	}
+	o := &out{keep: true, name: name}
+	if !r.opts.NoRefs && n.BackendID != 0 {
+		o.ref = &Ref{FrameID: f.ID, BackendID: n.BackendID, Role: displayRole(role), Name: name}
+	}
+	var line strings.Builder
+	line.WriteString("[" + displayRole(role) + "]")
+	if name != "" {
+		line.WriteString(" " + quote(name))
+	}
+	if n.Value != "" && name != n.Value {
+		line.WriteString(" = " + quote(collapse(n.Value)))
+	}
+	for _, p := range n.Props {
+		line.WriteString(" " + propText(p))
+	}
+	o.line = line.String()
+	if leaves[role] {
+		return []*out{o}
+	}
+	if r.opts.Interactive {
+		// Flat: the element, then whatever interactive elements it holds.
+		return append([]*out{o}, kids(name)...)
+	}
+	o.children = dropEchoes(kids(name))
+	return []*out{o}
+}
+
+// dropEchoes removes text lines that only repeat a sibling element's name,
+// as a label's text does beside the field it names.
+func dropEchoes(list []*out) []*out {
+	names := map[string]bool{}
+	for _, o := range list {
+		if !o.text && o.name != "" {
+			names[o.name] = true
+		}
+	}
+	if len(names) == 0 {
+		return list
+	}
+	kept := list[:0]
+	for _, o := range list {
+		if !(o.text && names[o.name]) {
+			kept = append(kept, o)
+		}
+	}
+	return kept
+}
+
+func (r *renderer) write(b *strings.Builder, list []*out, depth int) {
+	if r.opts.MaxDepth > 0 && depth >= r.opts.MaxDepth {
+		return
+	}
+	for _, o := range list {
+		if !o.keep && len(o.children) == 0 {
+			continue
+		}
+		if !r.opts.Interactive {
+			b.WriteString(strings.Repeat("  ", depth))
+		}
+		if o.ref != nil {
+			// Ids are given only to lines that are printed.
+			o.ref.ID = r.ids.id(o.ref.FrameID, o.ref.BackendID)
+			r.refs = append(r.refs, *o.ref)
+			b.WriteString("@" + o.ref.ID + " ")
+		}
+		b.WriteString(o.line)
+		b.WriteByte('\n')
+		r.write(b, o.children, depth+1)
+	}
+}
+
+// displayRole maps Chromium's internal role names to ARIA ones.
+func displayRole(role string) string {
+	switch role {
+	case "Iframe":
+		return "iframe"
+	case "MenuListOption":
+		return "option"
+	case "textField":
+		return "textbox"
+	case "LabelText":
+		return "label"
+	}
+	return role
+}
+
+func propText(p Prop) string {
+	switch p.Value {
+	case "true", "":
+		return "[" + p.Name + "]"
+	}
+	return "[" + p.Name + "=" + p.Value + "]"
+}
+
+// StateProps picks, from a node's properties, the ones worth showing, in a
+// stable order. values maps property name → its JSON-decoded string value.
+func StateProps(values map[string]string) []Prop {
+	var props []Prop
+	if v := values["level"]; v != "" {
+		props = append(props, Prop{"level", v})
+	}
+	for _, name := range []string{"checked", "pressed", "selected", "expanded", "disabled", "required", "readonly", "invalid", "focused"} {
+		v, ok := values[name]
+		if !ok || v == "false" || v == "" {
+			continue
+		}
+		props = append(props, Prop{name, v})
+	}
+	return props
+}
+
+func collapse(s string) string {
+	if !strings.ContainsAny(s, "\n\t\r  ") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// quote renders a name in double quotes, shortened past 100 characters.
+func quote(s string) string {
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:97]) + "…"
+	}
+	return strconv.Quote(s)
+}
