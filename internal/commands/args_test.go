@@ -130,3 +130,44 @@ func TestDocsMatchRegistry(t *testing.T) {
 		t.Fatal("docs/commands.md is stale: run 'make docs'")
 	}
 }
+
+func FuzzSnapshotFlags(f *testing.F) {
+	for _, s := range []string{"-i", "-i\x00-c\x00-d\x003", "-s\x00#main", "-a\x00-o\x00/tmp/x.png", "-d\x00-1", "-D\x00-C", "-x"} {
+		f.Add(s)
+	}
+	cmd := mustLookup("snapshot")
+	f.Fuzz(func(t *testing.T, joined string) {
+		args, flags, err := Parse(cmd, strings.Split(joined, "\x00"))
+		if err != nil {
+			return
+		}
+		if len(args) != 0 {
+			t.Fatalf("snapshot accepted positional args %q", args)
+		}
+		opts, err := ParseSnapshotFlags(flags)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("non-command error %T", err)
+			}
+			return
+		}
+		if opts.Render.MaxDepth < 0 || opts.Render.MaxDepth > 1000 || (opts.Output != "" && !opts.Annotate) {
+			t.Fatalf("accepted bad options %+v", opts)
+		}
+	})
+}
+
+func TestSnapshotFlags(t *testing.T) {
+	cmd := mustLookup("snapshot")
+	_, flags, err := Parse(cmd, []string{"-i", "-c", "-d", "3", "-s", "#main", "-D", "-C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := ParseSnapshotFlags(flags)
+	if err != nil || !o.Render.Interactive || !o.Render.Compact || o.Render.MaxDepth != 3 || o.Scope != "#main" || !o.Diff || !o.Cursor {
+		t.Fatalf("options %+v, %v", o, err)
+	}
+	if _, _, err := Parse(cmd, []string{"-q"}); err == nil {
+		t.Fatal("unknown flag accepted")
+	}
+}
