@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -30,6 +31,9 @@ func BenchmarkAXTree(b *testing.B) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	tab.Navigate(ctx, srv.URL)
+	var raw json.RawMessage
+	tab.Session.Call(ctx, "Accessibility.getFullAXTree", nil, &raw)
+	fmt.Println("getFullAXTree answer bytes:", len(raw))
 	b.Run("raw-getFullAXTree", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			tab.Session.Call(ctx, "Accessibility.getFullAXTree", nil, nil)

@@ -8,6 +8,8 @@ import (
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
+
+	"github.com/browsehq/browse/internal/cdp"
 )
 
 // ActionError says why an element could not be acted on.
@@ -23,11 +25,13 @@ func (e *ActionError) Error() string {
 	return e.Reason
 }
 
-// actionableJS scrolls nothing and changes nothing: it reports whether a
-// real click at the element's centre would reach it. Closed shadow roots hide
-// their insides from elementFromPoint, so a hit on a shadow host that
-// contains the element counts as reaching it.
+// actionableJS scrolls the element into view if needed and reports whether a
+// real click at its centre would reach it, and where that centre is in its
+// frame's viewport. Closed shadow roots hide their insides from
+// elementFromPoint, so a hit on a shadow host that contains the element
+// counts as reaching it.
 const actionableJS = `function(needEnabled) {
+	if (this.scrollIntoViewIfNeeded) this.scrollIntoViewIfNeeded(true); else this.scrollIntoView({block: 'center'});
 	const r = this.getBoundingClientRect();
 	const st = getComputedStyle(this);
 	if (r.width === 0 || r.height === 0 || st.visibility === 'hidden' || st.display === 'none') return {reason: 'hidden'};
@@ -35,11 +39,12 @@ const actionableJS = `function(needEnabled) {
 	const x = r.left + r.width / 2, y = r.top + r.height / 2;
 	let hit = document.elementFromPoint(x, y);
 	while (hit && hit.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
+	const ok = {ok: true, x, y, top: window === window.top};
 	if (!hit) return {reason: 'outside the viewport'};
-	if (hit === this || this.contains(hit)) return {ok: true};
-	for (let n = this; n; ) { const root = n.getRootNode(); if (!root.host) break; n = root.host; if (n === hit) return {ok: true}; }
-	if (this.labels && [...this.labels].some(l => l === hit || l.contains(hit))) return {ok: true};
-	if (hit.tagName === 'LABEL' && hit.control === this) return {ok: true};
+	if (hit === this || this.contains(hit)) return ok;
+	for (let n = this; n; ) { const root = n.getRootNode(); if (!root.host) break; n = root.host; if (n === hit) return ok; }
+	if (this.labels && [...this.labels].some(l => l === hit || l.contains(hit))) return ok;
+	if (hit.tagName === 'LABEL' && hit.control === this) return ok;
 	let d = '<' + hit.tagName.toLowerCase();
 	if (hit.id) d += ' id="' + hit.id + '"';
 	if (typeof hit.className === 'string' && hit.className.trim()) d += ' class="' + hit.className.trim() + '"';
@@ -47,36 +52,40 @@ const actionableJS = `function(needEnabled) {
 }`
 
 type actionable struct {
-	OK     bool   `json:"ok"`
-	Reason string `json:"reason"`
-	By     string `json:"by"`
+	OK     bool    `json:"ok"`
+	Reason string  `json:"reason"`
+	By     string  `json:"by"`
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Top    bool    `json:"top"` // the element is in the top-level document
 }
 
 // prepare scrolls el into view and waits until a click would reach it, or
-// until ctx ends, returning the last reason it was not actionable.
-func (t *Tab) prepare(ctx context.Context, el *Element, needEnabled bool) error {
+// until ctx ends, returning the last reason it was not actionable. It returns
+// the element's centre in the top-level viewport.
+func (t *Tab) prepare(ctx context.Context, el *Element, needEnabled bool) (float64, float64, error) {
 	var last actionable
 	for attempt := 0; ; attempt++ {
-		if _, err := cdproto.Call(ctx, el.Session, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: el.ObjectID}); err != nil && ctx.Err() == nil {
-			// A node without a layout box cannot be scrolled to: check why below.
-		}
 		obj, err := el.Call(ctx, actionableJS, needEnabled)
 		if err != nil {
 			if ctx.Err() != nil && last.Reason != "" {
-				return &ActionError{Reason: last.Reason, By: last.By}
+				return 0, 0, &ActionError{Reason: last.Reason, By: last.By}
 			}
-			return err
+			return 0, 0, err
 		}
 		last = actionable{}
 		decodeInto(obj.Value, &last)
 		if last.OK {
-			return nil
+			if last.Top {
+				return last.X, last.Y, nil // the page computed it: no more round trips
+			}
+			return t.centre(ctx, el)
 		}
 		// Animations, late layout and overlays that fade out settle quickly:
 		// retry until the deadline, then report what stood in the way.
 		select {
 		case <-ctx.Done():
-			return &ActionError{Reason: last.Reason, By: last.By}
+			return 0, 0, &ActionError{Reason: last.Reason, By: last.By}
 		case <-time.After(time.Duration(min(20*(attempt+1), 100)) * time.Millisecond):
 		}
 	}
@@ -151,44 +160,34 @@ func (t *Tab) frameParent(id cdproto.FrameID) cdproto.FrameID {
 	return ""
 }
 
-func (t *Tab) mouse(ctx context.Context, typ input.DispatchMouseEventType, x, y float64, button input.MouseButton, clicks int64) error {
-	p := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: button, ClickCount: clicks}
+func mouseCall(typ input.DispatchMouseEventType, x, y float64, button input.MouseButton, clicks int64) cdp.PipelinedCall {
+	p := &input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: button, ClickCount: clicks}
 	if button == input.MouseButtonLeft && typ == input.DispatchMouseEventTypeMousePressed {
 		p.Buttons = 1
 	}
-	_, err := cdproto.Call(ctx, t.Session, input.DispatchMouseEvent, p)
-	return err
+	return cdp.PipelinedCall{Method: "Input.dispatchMouseEvent", Params: p}
 }
 
-// Click clicks the element's centre with real mouse events, after checking
-// that the click would land on it.
+// Click clicks the element's centre with real mouse events (move, press,
+// release, sent together), after checking that the click would land on it.
 func (t *Tab) Click(ctx context.Context, el *Element) error {
-	if err := t.prepare(ctx, el, true); err != nil {
-		return err
-	}
-	x, y, err := t.centre(ctx, el)
+	x, y, err := t.prepare(ctx, el, true)
 	if err != nil {
 		return err
 	}
-	if err := t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0); err != nil {
-		return err
-	}
-	if err := t.mouse(ctx, input.DispatchMouseEventTypeMousePressed, x, y, input.MouseButtonLeft, 1); err != nil {
-		return err
-	}
-	return t.mouse(ctx, input.DispatchMouseEventTypeMouseReleased, x, y, input.MouseButtonLeft, 1)
+	return t.Session.Pipeline(ctx,
+		mouseCall(input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0),
+		mouseCall(input.DispatchMouseEventTypeMousePressed, x, y, input.MouseButtonLeft, 1),
+		mouseCall(input.DispatchMouseEventTypeMouseReleased, x, y, input.MouseButtonLeft, 1))
 }
 
 // Hover moves the mouse to the element's centre.
 func (t *Tab) Hover(ctx context.Context, el *Element) error {
-	if err := t.prepare(ctx, el, false); err != nil {
-		return err
-	}
-	x, y, err := t.centre(ctx, el)
+	x, y, err := t.prepare(ctx, el, false)
 	if err != nil {
 		return err
 	}
-	return t.mouse(ctx, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0)
+	return t.Session.Pipeline(ctx, mouseCall(input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0))
 }
 
 // InsertText types text into the focused element as one input event, the way

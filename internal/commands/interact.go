@@ -44,22 +44,25 @@ func runClick(ctx context.Context, c *Call) (string, error) {
 	defer watch.Stop()
 
 	// An <option> is chosen, not clicked: its list is drawn by the browser,
-	// outside the page, where no mouse event can reach it.
-	obj, err := t.el.Call(ctx, `function() {
-		if (this.tagName !== 'OPTION') return false;
-		const sel = this.closest('select');
-		if (!sel) return false;
-		if (sel.disabled || this.disabled) throw new Error('disabled');
-		if (sel.multiple) this.selected = !this.selected; else sel.value = this.value;
-		sel.dispatchEvent(new Event('input', {bubbles: true}));
-		sel.dispatchEvent(new Event('change', {bubbles: true}));
-		return true;
-	}`)
-	if err != nil {
-		return "", actionError(t, err)
-	}
-	if browser.String(obj) == "true" {
-		return "Selected " + t.label, nil
+	// outside the page, where no mouse event can reach it. (A ref says its
+	// role; only a CSS target needs the extra look.)
+	if t.entry == nil || t.entry.Role == "option" {
+		obj, err := t.el.Call(ctx, `function() {
+			if (this.tagName !== 'OPTION') return false;
+			const sel = this.closest('select');
+			if (!sel) return false;
+			if (sel.disabled || this.disabled) throw new Error('disabled');
+			if (sel.multiple) this.selected = !this.selected; else sel.value = this.value;
+			sel.dispatchEvent(new Event('input', {bubbles: true}));
+			sel.dispatchEvent(new Event('change', {bubbles: true}));
+			return true;
+		}`)
+		if err != nil {
+			return "", actionError(t, err)
+		}
+		if browser.String(obj) == "true" {
+			return "Selected " + t.label, nil
+		}
 	}
 	if err := c.Tab.Click(ctx, t.el); err != nil {
 		return "", actionError(t, err)
@@ -109,6 +112,8 @@ func runFill(ctx context.Context, c *Call) (string, error) {
 	}
 	defer t.el.Release()
 	value := strings.Join(c.Args[1:], " ")
+	active, mark, watch := c.Browser.ActiveID(), c.Tab.Mark(), c.Tab.WatchNavigation()
+	defer watch.Stop()
 	obj, err := t.el.Call(ctx, fillJS)
 	if err != nil {
 		return "", actionError(t, err)
@@ -137,7 +142,7 @@ func runFill(ctx context.Context, c *Call) (string, error) {
 	if got := browser.String(obj); got != value && kind != "editable" {
 		msg += fmt.Sprintf(" (the field now holds %q: it may limit or reformat input)", got)
 	}
-	return msg, nil
+	return msg + afterAction(c, c.Tab.Settle(ctx, mark, watch), active), nil
 }
 
 func runSelect(ctx context.Context, c *Call) (string, error) {
@@ -147,6 +152,8 @@ func runSelect(ctx context.Context, c *Call) (string, error) {
 	}
 	defer t.el.Release()
 	want := strings.Join(c.Args[1:], " ")
+	active, mark, watch := c.Browser.ActiveID(), c.Tab.Mark(), c.Tab.WatchNavigation()
+	defer watch.Stop()
 	obj, err := t.el.Call(ctx, `function(want) {
 		if (this.tagName !== 'SELECT') return {error: 'not a <select>'};
 		if (this.disabled) return {error: 'disabled'};
@@ -173,7 +180,7 @@ func runSelect(ctx context.Context, c *Call) (string, error) {
 	json.Unmarshal([]byte(browser.String(obj)), &r)
 	switch r.Error {
 	case "":
-		return fmt.Sprintf("Selected %q (value %q) in %s", r.Text, r.Value, t.label), nil
+		return fmt.Sprintf("Selected %q (value %q) in %s", r.Text, r.Value, t.label) + afterAction(c, c.Tab.Settle(ctx, mark, watch), active), nil
 	case "no option":
 		return "", &Error{Status: 404, Msg: fmt.Sprintf("No option %q in %s.", want, t.label), Hint: "Options: " + strings.Join(r.Options, ", ") + "."}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/browsehq/browse/internal/browser"
@@ -100,6 +101,8 @@ func runWait(ctx context.Context, c *Call) (string, error) {
 		what, err = "load event", waitReadyState(ctx, c.Tab, "complete")
 	case c.Has("--domcontentloaded"):
 		what, err = "DOMContentLoaded", waitReadyState(ctx, c.Tab, "interactive")
+	case len(args) == 1 && strings.HasPrefix(args[0], "@"):
+		what, err = args[0], waitRefVisible(ctx, c, args[0])
 	case len(args) == 1:
 		what, err = args[0], waitSelector(ctx, c.Tab, args[0])
 	default:
@@ -149,6 +152,29 @@ func waitSelector(ctx context.Context, tab *browser.Tab, sel string) error {
 		_, err := tab.EvaluateIn(ctx, tab.CurrentFrame(), expr)
 		return err
 	})
+}
+
+// waitRefVisible waits until a ref's element is visible; a stale ref fails at once.
+func waitRefVisible(ctx context.Context, c *Call, ref string) error {
+	t, err := resolve(ctx, c, ref, false)
+	if err != nil {
+		return err
+	}
+	defer t.el.Release()
+	for {
+		obj, err := t.el.Call(ctx, stateChecks["visible"])
+		if err != nil {
+			return actionError(t, err)
+		}
+		if browser.String(obj) == "true" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 func retryAcrossNavigation(ctx context.Context, f func() error) error {

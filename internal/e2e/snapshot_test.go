@@ -418,3 +418,15 @@ func TestClickNavigatesAndSettles(t *testing.T) {
 	// Settled: the new page is readable at once.
 	contains(t, w.ok("text"), "Other page")
 }
+
+func TestWaitForRef(t *testing.T) {
+	w := newWorkspace(t)
+	w.ok("goto", url("/interact.html"))
+	snap := w.ok("snapshot", "-i")
+	contains(t, w.ok("wait", refFor(t, snap, `"Submit"`)), "Done waiting")
+	w.ok("goto", url("/spa.html"))
+	snap = w.ok("snapshot", "-i")
+	btn := refFor(t, snap, `"Go to details"`)
+	w.ok("click", btn)
+	w.fails("is stale", "wait", btn)
+}
