@@ -4,58 +4,45 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/browsehq/browse/internal/browser"
+	"github.com/browsehq/browse/internal/ring"
 )
 
-func runConsole(ctx context.Context, c *Call) (string, error) {
-	entries := c.Browser.Console.Items()
+// listLog prints a capture buffer, one entry per line, or empties it with
+// --clear. keep filters entries; line renders one.
+func listLog[T any](c *Call, buf *ring.Buffer[T], noun, empty string, keep func(T) bool, line func(T) string) string {
+	entries := buf.Items()
 	if c.Has("--clear") {
-		c.Browser.Console.Clear()
-		return fmt.Sprintf("Cleared %d console messages.", len(entries)), nil
+		buf.Clear()
+		return fmt.Sprintf("Cleared %d %s.", len(entries), noun)
 	}
 	var lines []string
 	for _, e := range entries {
-		if c.Has("--errors") && e.Level != "error" && e.Level != "warning" {
-			continue
+		if keep == nil || keep(e) {
+			lines = append(lines, line(e))
 		}
-		lines = append(lines, e.String())
 	}
 	if len(lines) == 0 {
-		if c.Has("--errors") {
-			return "(no console errors or warnings)", nil
-		}
-		return "(no console messages)", nil
+		return empty
 	}
-	return strings.Join(lines, "\n"), nil
+	return strings.Join(lines, "\n")
+}
+
+func runConsole(ctx context.Context, c *Call) (string, error) {
+	empty, keep := "(no console messages)", func(browser.LogEntry) bool { return true }
+	if c.Has("--errors") {
+		empty = "(no console errors or warnings)"
+		keep = func(e browser.LogEntry) bool { return e.Level == "error" || e.Level == "warning" }
+	}
+	return listLog(c, c.Browser.Console, "console messages", empty, keep, browser.LogEntry.String), nil
 }
 
 func runNetwork(ctx context.Context, c *Call) (string, error) {
-	entries := c.Browser.Network.Items()
-	if c.Has("--clear") {
-		c.Browser.Network.Clear()
-		return fmt.Sprintf("Cleared %d network requests.", len(entries)), nil
-	}
-	if len(entries) == 0 {
-		return "(no network requests)", nil
-	}
-	lines := make([]string, len(entries))
-	for i, e := range entries {
-		lines[i] = e.Snapshot().String()
-	}
-	return strings.Join(lines, "\n"), nil
+	return listLog(c, c.Browser.Network, "network requests", "(no network requests)", nil,
+		func(e *browser.NetEntry) string { return e.Snapshot().String() }), nil
 }
 
 func runDialog(ctx context.Context, c *Call) (string, error) {
-	entries := c.Browser.Dialogs.Items()
-	if c.Has("--clear") {
-		c.Browser.Dialogs.Clear()
-		return fmt.Sprintf("Cleared %d dialog records.", len(entries)), nil
-	}
-	if len(entries) == 0 {
-		return "(no dialogs)", nil
-	}
-	lines := make([]string, len(entries))
-	for i, e := range entries {
-		lines[i] = e.String()
-	}
-	return strings.Join(lines, "\n"), nil
+	return listLog(c, c.Browser.Dialogs, "dialog records", "(no dialogs)", nil, browser.LogEntry.String), nil
 }

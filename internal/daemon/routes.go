@@ -53,10 +53,20 @@ func (d *Daemon) authed(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-func (d *Daemon) handleCommand(w http.ResponseWriter, r *http.Request) {
+// readBody reads a request body of at most MaxBodyBytes, answering 413 itself
+// when it cannot.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 	if err != nil || len(body) > MaxBodyBytes {
-		writeError(w, &commands.Error{Status: http.StatusRequestEntityTooLarge, Msg: "Request body unreadable or over 1 MiB."})
+		writeError(w, &commands.Error{Status: http.StatusRequestEntityTooLarge, Msg: "Request body unreadable or over 1 MiB.", Hint: "Commands are short; send one at a time."})
+		return nil, false
+	}
+	return body, true
+}
+
+func (d *Daemon) handleCommand(w http.ResponseWriter, r *http.Request) {
+	body, ok := readBody(w, r)
+	if !ok {
 		return
 	}
 	req, err := ParseRequest(body)
@@ -126,9 +136,8 @@ type batchResult struct {
 // handleBatch runs up to 50 commands; each succeeds or fails on its own.
 // Commands for different tabs run in parallel, as separate requests would.
 func (d *Daemon) handleBatch(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
-	if err != nil || len(body) > MaxBodyBytes {
-		writeError(w, &commands.Error{Status: http.StatusRequestEntityTooLarge, Msg: "Request body unreadable or over 1 MiB."})
+	body, ok := readBody(w, r)
+	if !ok {
 		return
 	}
 	batch, err := ParseBatch(body)
