@@ -26,11 +26,10 @@ const BufferSize = 50_000
 
 // Browser is one connected Chromium.
 type Browser struct {
-	conn     *cdp.Conn
-	root     *cdp.Session
-	proc     *os.Process // nil when attached over BROWSE_CDP_URL
-	exited   <-chan struct{}
-	attached bool
+	conn   *cdp.Conn
+	root   *cdp.Session
+	proc   *os.Process // nil when attached over BROWSE_CDP_URL
+	exited <-chan struct{}
 
 	Console *ring.Buffer[LogEntry]
 	Network *ring.Buffer[*NetEntry]
@@ -83,7 +82,6 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		if t, err = cdp.DialWebSocket(ctx, ws); err != nil {
 			return nil, fmt.Errorf("connecting to the browser at %s: %w", opts.CDPURL, err)
 		}
-		b.attached = true
 	} else {
 		var err error
 		if t, b.proc, b.exited, err = launch(opts); err != nil {
@@ -154,9 +152,6 @@ func (b *Browser) expectAnyTab() <-chan struct{} {
 // Done is closed when the browser is gone: its process exited or the CDP
 // connection dropped.
 func (b *Browser) Done() <-chan struct{} { return b.conn.Done() }
-
-// Attached reports whether this browser was attached over a CDP URL.
-func (b *Browser) Attached() bool { return b.attached }
 
 // PID is the launched browser's pid, or 0 when attached.
 func (b *Browser) PID() int {
@@ -233,9 +228,6 @@ func (b *Browser) Tab(id int) (*Tab, error) {
 		if t.ID == id {
 			return t, nil
 		}
-	}
-	if len(b.tabs) > 0 && id == b.activeID {
-		return b.tabs[len(b.tabs)-1], nil
 	}
 	return nil, fmt.Errorf("%w: %d", ErrNoTab, id)
 }
@@ -326,6 +318,14 @@ func (b *Browser) removeTab(t *Tab) {
 		b.activeID = b.tabs[len(b.tabs)-1].ID
 	}
 	t.markClosed()
+	if len(b.tabs) == 0 && !b.closing {
+		// The page closed the last tab itself (window.close): keep one to drive.
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			b.NewTab(ctx, "")
+		}()
+	}
 }
 
 // SetDialogPolicy decides how later dialogs are answered.

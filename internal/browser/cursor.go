@@ -3,8 +3,8 @@ package browser
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"sort"
+	"strconv"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -116,7 +116,7 @@ func (t *Tab) clickablesIn(ctx context.Context, frameID cdproto.FrameID) ([]Clic
 	}
 	var els []indexed
 	for _, p := range props.Result {
-		i, err := atoiStrict(p.Name)
+		i, err := strconv.Atoi(p.Name)
 		if err == nil && p.Value != nil && p.Value.ObjectID != "" && i < len(infos) {
 			els = append(els, indexed{i, p.Value.ObjectID})
 		}
@@ -140,22 +140,6 @@ func frameOrMain(t *Tab, id cdproto.FrameID) cdproto.FrameID {
 	}
 	return id
 }
-
-func atoiStrict(s string) (int, error) {
-	n := 0
-	if s == "" {
-		return 0, errNotIndex
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return 0, errNotIndex
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, nil
-}
-
-var errNotIndex = errors.New("not an array index")
 
 // NodeBackendID returns the backend node id of an element handle.
 func (e *Element) NodeBackendID(ctx context.Context) (int64, error) {

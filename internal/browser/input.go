@@ -190,13 +190,6 @@ func (t *Tab) Hover(ctx context.Context, el *Element) error {
 	return t.Session.Pipeline(ctx, mouseCall(input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0))
 }
 
-// InsertText types text into the focused element as one input event, the way
-// an IME commits text: fast, and it fires beforeinput/input like a user.
-func (t *Tab) InsertText(ctx context.Context, text string) error {
-	_, err := cdproto.Call(ctx, t.Session, input.InsertText, input.InsertTextParams{Text: text})
-	return err
-}
-
 // Activity is a mark of the tab's navigations and requests, taken before an
 // action so Settle can tell what the action started.
 type Activity struct{ nav, req int64 }

@@ -6,7 +6,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -296,13 +295,4 @@ func Reference() string {
 		}
 	}
 	return b.String()
-}
-
-// Names lists every command name (for the CLI's shell completion and tests).
-func Names() []string {
-	names := make([]string, len(registry))
-	for i, c := range registry {
-		names[i] = c.Name
-	}
-	return slices.Clip(names)
 }

@@ -93,9 +93,6 @@ var interactive = map[string]bool{
 // DOM): listing their spin buttons would be noise.
 var leaves = map[string]bool{"Date": true, "DateTime": true, "InputTime": true, "ColorWell": true}
 
-// IsInteractive reports whether role is one -i lists.
-func IsInteractive(role string) bool { return interactive[role] }
-
 // structural roles carry no meaning of their own when unnamed.
 var transparent = map[string]bool{
 	"generic": true, "none": true, "presentation": true, "": true, "LineBreak": true,
