@@ -62,7 +62,7 @@ func (t *Tab) axFrame(ctx context.Context, frameID cdproto.FrameID) (*snapshot.F
 	if err := s.Call(ctx, "Accessibility.getFullAXTree", params, &res); err != nil {
 		return nil, err
 	}
-	f := &snapshot.Frame{ID: string(frameID), Nodes: make([]snapshot.Node, len(res.Nodes))}
+	f := &snapshot.Frame{ID: string(frameID), URL: t.frameURL(frameID), Nodes: make([]snapshot.Node, len(res.Nodes))}
 	var iframes []int64
 	for i, n := range res.Nodes {
 		sn := snapshot.Node{ID: n.NodeID, Ignored: n.Ignored, Children: n.ChildIDs, BackendID: n.Backend,
@@ -105,6 +105,15 @@ func (t *Tab) axFrame(ctx context.Context, frameID cdproto.FrameID) (*snapshot.F
 	}
 	wg.Wait()
 	return f, nil
+}
+
+func (t *Tab) frameURL(id cdproto.FrameID) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f := t.frames[id]; f != nil {
+		return f.URL
+	}
+	return ""
 }
 
 // sessionFor is the session that owns a frame's document.

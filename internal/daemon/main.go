@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -23,6 +24,15 @@ func Main(args []string) int {
 		return 2
 	}
 	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
+	// The daemon's heap is mostly short-lived CDP answers (an accessibility
+	// tree can be megabytes): collect sooner, and hand memory back to the OS,
+	// so a long-lived daemon stays small. GOGC/GOMEMLIMIT still override.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(16 << 20)
+	}
 	cwd, _ := os.Getwd()
 	cfg := Config{
 		Paths:         state.Resolve(cwd, *session, *stateFile),

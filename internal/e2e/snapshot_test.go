@@ -340,7 +340,8 @@ func TestFramesAndShadowRoots(t *testing.T) {
 	if strings.Count(snap, `[button] "Pay"`) != 2 {
 		t.Fatalf("both iframes' buttons should be inline:\n%s", snap)
 	}
-	contains(t, snap, "[iframe]")
+	contains(t, snap, "[iframe] ("+url("/child.html")+")")
+	contains(t, snap, "/child.html)") // the cross-site one names its localhost URL too
 	// The iframe's contents are nested under the iframe line.
 	lines := strings.Split(snap, "\n")
 	for i, l := range lines {

@@ -28,6 +28,7 @@ type Prop struct{ Name, Value string }
 // iframe element's backend id to the tree of the document inside it.
 type Frame struct {
 	ID       string // the frame id, carried into refs
+	URL      string // the document's URL, shown on its iframe's line
 	Nodes    []Node
 	Children map[int64]*Frame
 }
@@ -211,14 +212,15 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id, parentName
 	isIframe := role == "Iframe" || role == "iframe"
 	show := !transparent[role] || (name != "" && role != "RootWebArea")
 	if r.opts.Interactive {
-		show = interactive[role]
+		show = interactive[role] || isIframe
 	} else if r.opts.Compact && !interactive[role] && !isIframe && name == "" && role != "heading" {
 		show = false
 	}
 	if !show {
 		return kids(parentName)
 	}
-	o := &out{keep: true, name: name}
+	// Under -i an iframe line only heads the interactive elements inside it.
+	o := &out{keep: !(r.opts.Interactive && isIframe), name: name}
 	if !r.opts.NoRefs && n.BackendID != 0 {
 		o.ref = &Ref{FrameID: f.ID, BackendID: n.BackendID, Role: displayRole(role), Name: name}
 	}
@@ -233,11 +235,16 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id, parentName
 	for _, p := range n.Props {
 		line.WriteString(" " + propText(p))
 	}
+	if isIframe {
+		if child := f.Children[n.BackendID]; child != nil && child.URL != "" {
+			line.WriteString(" (" + child.URL + ")")
+		}
+	}
 	o.line = line.String()
 	if leaves[role] {
 		return []*out{o}
 	}
-	if r.opts.Interactive {
+	if r.opts.Interactive && !isIframe {
 		// Flat: the element, then whatever interactive elements it holds.
 		return append([]*out{o}, kids(name)...)
 	}
@@ -274,9 +281,9 @@ func (r *renderer) write(b *strings.Builder, list []*out, depth int) {
 		if !o.keep && len(o.children) == 0 {
 			continue
 		}
-		if !r.opts.Interactive {
-			b.WriteString(strings.Repeat("  ", depth))
-		}
+		// Under -i only iframe lines have children, so only frame contents
+		// are indented and the list otherwise stays flat.
+		b.WriteString(strings.Repeat("  ", depth))
 		if o.ref != nil {
 			// Ids are given only to lines that are printed.
 			o.ref.ID = r.ids.id(o.ref.FrameID, o.ref.BackendID)
