@@ -115,12 +115,16 @@ func (b *Browser) setup(ctx context.Context) error {
 	if err := b.root.Call(ctx, "Target.setDiscoverTargets", &target.SetDiscoverTargetsParams{Discover: true}, nil); err != nil {
 		return err
 	}
-	return b.root.Call(ctx, "Target.setAutoAttach", autoAttachParams(), nil)
+	// Pages are not paused at start: a page paused before its first
+	// navigation loses that navigation when a link opened it (target=_blank
+	// stays on about:blank). Iframes and workers are paused (see
+	// Tab.enableSession) so their events are captured from the start.
+	return b.root.Call(ctx, "Target.setAutoAttach", autoAttachParams(false), nil)
 }
 
-func autoAttachParams() *target.SetAutoAttachParams {
+func autoAttachParams(pause bool) *target.SetAutoAttachParams {
 	flatten := true
-	return &target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: &flatten}
+	return &target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: pause, Flatten: &flatten}
 }
 
 // expectAnyTab returns a channel closed when the first tab is ready.
@@ -318,6 +322,9 @@ func (b *Browser) removeTab(t *Tab) {
 		b.activeID = b.tabs[len(b.tabs)-1].ID
 	}
 	t.markClosed()
+	if len(b.tabs) == 0 {
+		b.activeID = 0 // the next page to attach becomes active
+	}
 	if len(b.tabs) == 0 && !b.closing {
 		// The page closed the last tab itself (window.close): keep one to drive.
 		go func() {

@@ -112,7 +112,7 @@ func (t *Tab) enableSession(ctx context.Context, s *cdp.Session) {
 		{"Page.setLifecycleEventsEnabled", &lifecycle},
 		{"Runtime.enable", nil},
 		{"Network.enable", nil},
-		{"Target.setAutoAttach", autoAttachParams()},
+		{"Target.setAutoAttach", autoAttachParams(true)},
 	}
 	var wg sync.WaitGroup
 	for _, c := range calls {

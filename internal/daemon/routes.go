@@ -208,7 +208,11 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 	if !cmd.NoTab || req.TabID != 0 {
 		tab, err := d.browser.Tab(req.TabID)
 		if err != nil {
-			return "", &commands.Error{Status: 404, Msg: fmt.Sprintf("No tab with id %d.", req.TabID), Hint: "Run 'tabs' to list open tabs."}
+			msg := fmt.Sprintf("No tab with id %d.", req.TabID)
+			if req.TabID == 0 {
+				msg = "There is no active tab (the last one just closed; a new one is opening)."
+			}
+			return "", &commands.Error{Status: 404, Msg: msg, Hint: "Run 'tabs' to list open tabs."}
 		}
 		call.Tab = tab
 	}

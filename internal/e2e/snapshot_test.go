@@ -431,3 +431,28 @@ func TestWaitForRef(t *testing.T) {
 	w.ok("click", btn)
 	w.fails("is stale", "wait", btn)
 }
+
+func TestNewTabFromPageAndSelfClose(t *testing.T) {
+	w := newWorkspace(t)
+	w.ok("goto", url("/popup.html"))
+	snap := w.ok("snapshot", "-i")
+	out := w.ok("click", refFor(t, snap, `"Open in new tab"`))
+	contains(t, out, "opened tab 2")
+	// The new tab is active and has loaded.
+	w.ok("wait", "--load")
+	contains(t, w.ok("url"), "/other.html")
+
+	// A page that closes the last tab itself leaves a blank one to drive.
+	// (Chromium lets script close only a tab with one history entry: the popup.)
+	w.ok("closetab", "1")
+	w.run("js", "window.close()")
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if tabs := w.ok("tabs"); !strings.Contains(tabs, "other.html") && strings.Contains(tabs, "about:blank") {
+			w.ok("goto", url("/home.html")) // and it is usable
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("after window.close: %s", w.ok("tabs"))
+}
