@@ -340,3 +340,24 @@ func TestHTTPAPIErrors(t *testing.T) {
 	w.ok("url")
 	contains(t, w.ok("status"), "Status: healthy")
 }
+
+func TestWedgedPageDoesNotWedgeTheDaemon(t *testing.T) {
+	w := newWorkspace(t)
+	w.ok("goto", url("/home.html"))
+	wedged := strconv.Itoa(newTab(t, w))
+	w.ok("--tab-id", wedged, "goto", url("/wedge.html"))
+	// The click's events reach a page that then spins forever.
+	w.run("--tab-id", wedged, "--timeout", "1500", "click", "button")
+	start := time.Now()
+	r := w.run("--tab-id", wedged, "--timeout", "1000", "text")
+	if r.code != 1 || time.Since(start) > 5*time.Second {
+		t.Fatalf("a command on the wedged tab: exit %d after %s: %s", r.code, time.Since(start), r.stderr)
+	}
+	contains(t, r.stderr, "timed out")
+	// Other tabs, and the daemon itself, carry on.
+	contains(t, w.ok("--tab-id", "1", "text"), "Welcome to the fixture")
+	contains(t, w.ok("tabs"), "Wedge")
+	contains(t, w.ok("status"), "healthy")
+	// Closing the wedged tab frees it.
+	contains(t, w.ok("closetab", wedged), "Closed tab")
+}
