@@ -64,7 +64,10 @@ type Command struct {
 	// NoTab commands run without taking a tab's lock (tabs, status, stop…).
 	NoTab bool
 	// Local commands run in the CLI process without a daemon (help, restart).
-	Local    bool
+	Local bool
+	// NoBatch commands cannot run inside POST /batch (stop would end the
+	// daemon under the other commands).
+	NoBatch  bool
 	Deadline Deadline
 	Run      func(ctx context.Context, c *Call) (string, error)
 }

@@ -95,7 +95,7 @@ var registry = []*Command{
 
 	// The daemon
 	{Name: "status", Category: Meta, Summary: "Daemon health: pid, mode, browser, tabs, uptime", MaxArgs: 0, NoTab: true, Run: runStatus},
-	{Name: "stop", Category: Meta, Summary: "Shut down the daemon and its browser", MaxArgs: 0, NoTab: true, Run: runStop},
+	{Name: "stop", Category: Meta, Summary: "Shut down the daemon and its browser", MaxArgs: 0, NoTab: true, NoBatch: true, Run: runStop},
 	{Name: "restart", Category: Meta, Summary: "Restart the daemon and browser with the same settings", MaxArgs: 0, NoTab: true, Local: true},
 	{Name: "help", Category: Meta, Args: "[command]", Summary: "List commands, or show one command's usage and flags",
 		Flags:   []Flag{{Name: "--markdown", Help: "print the full command reference as Markdown"}},

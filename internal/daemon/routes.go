@@ -155,7 +155,7 @@ func (d *Daemon) handleBatch(w http.ResponseWriter, r *http.Request) {
 			res := batchResult{Command: req.Command}
 			if err := req.validate(); err != nil {
 				res.Error = err.Error()
-			} else if req.Command == "stop" || req.Command == "batch" {
+			} else if cmd, ok := commands.Lookup(req.Command); ok && cmd.NoBatch {
 				res.Error = "'" + req.Command + "' cannot run inside a batch"
 			} else if out, cerr := d.Execute(r.Context(), req); cerr != nil {
 				res.Error, res.Hint = cerr.Msg, cerr.Hint
