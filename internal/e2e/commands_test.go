@@ -326,6 +326,9 @@ func TestHTTPAPIErrors(t *testing.T) {
 	if code != 200 || !strings.Contains(body, `"ok":true`) || !strings.Contains(body, "Unknown command") {
 		t.Fatalf("batch: %d %s", code, body)
 	}
+	if _, _, body := post("/batch", st.Token, `{"commands":[{"command":"stop"}]}`); !strings.Contains(body, "cannot run inside a batch") {
+		t.Fatalf("stop in a batch: %s", body)
+	}
 	// /health needs no token and gives none out.
 	resp, err := http.Get(base + "/health")
 	if err != nil {
