@@ -28,7 +28,7 @@ test: chromium
 # in-process hot paths.
 bench: chromium build
 	go run ./bench -bin $(BIN)
-	go test -run XXX -bench . -benchtime 20x ./internal/...
+	go test -run XXX -bench . ./internal/...
 
 # A short run of every fuzz target.
 fuzz:
