@@ -78,11 +78,28 @@ func Main(env Env) int {
 	case "restart":
 		return c.restart()
 	case "stop", "status":
-		// Asking about or stopping a daemon must not start one.
-		if st := c.liveState(); st == nil {
+		// Asking about or stopping a daemon must neither start one nor
+		// replace the running one, whatever build it is.
+		st := c.liveState()
+		if st == nil {
 			fmt.Fprintln(env.Stdout, "Status: not running (no daemon for "+paths.StateFile+")")
 			return 0
 		}
+		if name == "stop" {
+			if err := c.stopDaemon(st); err != nil {
+				return fail(env, err.Error(), "")
+			}
+			fmt.Fprintln(env.Stdout, "Stopped")
+			return 0
+		}
+		if st.BinaryVersion != version.Version {
+			fmt.Fprintf(env.Stderr, "browse: the daemon runs version %s, this CLI is %s; the next command restarts it\n", st.BinaryVersion, version.Version)
+		}
+		code, err := c.send(st, &request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout})
+		if err != nil {
+			return fail(env, err.Error(), "The daemon log is "+paths.LogFile+".")
+		}
+		return code
 	}
 	return c.run(&request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout})
 }

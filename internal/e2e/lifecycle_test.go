@@ -260,3 +260,27 @@ func TestStateFileAndPortOverrides(t *testing.T) {
 		t.Fatalf("BROWSE_PORT ignored: port %d", got)
 	}
 }
+
+func TestStopAndStatusNeverReplaceAnOutdatedDaemon(t *testing.T) {
+	w := newWorkspace(t)
+	w.ok("url")
+	old := w.state()
+	b := binaryB(t)
+	r := w.runBin(b, "status")
+	if r.code != 0 || !strings.Contains(r.stdout, "Status: healthy") || !strings.Contains(r.stderr, "next command restarts it") {
+		t.Fatalf("status from another build: %+v", r)
+	}
+	if w.state().PID != old.PID {
+		t.Fatal("status replaced the daemon")
+	}
+	r = w.runBin(b, "stop")
+	if r.code != 0 || strings.Contains(r.stderr, "restarting") {
+		t.Fatalf("stop from another build: %+v", r)
+	}
+	if !waitGone(old.PID, time.Second) || !waitGone(old.ChromiumPID, time.Second) {
+		t.Fatal("stop left the daemon or its browser")
+	}
+	if _, err := os.Stat(w.statePath()); !os.IsNotExist(err) {
+		t.Fatal("stop started a new daemon")
+	}
+}
