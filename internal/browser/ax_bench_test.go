@@ -14,11 +14,7 @@ import (
 // getFullAXTree call) from ours (decoding, and fetching frames) on a page of
 // 200 links and a form.
 func BenchmarkAXTree(b *testing.B) {
-	br, err := Start(context.Background(), Options{ProfileDir: b.TempDir()})
-	if err != nil {
-		b.Skip(err)
-	}
-	defer br.Close()
+	br := startBrowser(b)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var sb strings.Builder
 		sb.WriteString("<!doctype html><title>x</title><ul>")

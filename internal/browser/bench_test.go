@@ -9,11 +9,7 @@ import (
 // BenchmarkEvaluate is one CDP round trip through our transport and router:
 // the floor under every page-reading command.
 func BenchmarkEvaluate(b *testing.B) {
-	br, err := Start(context.Background(), Options{ProfileDir: b.TempDir()})
-	if err != nil {
-		b.Skip(err)
-	}
-	defer br.Close()
+	br := startBrowser(b)
 	tab, _ := br.Tab(0)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -6,21 +6,21 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
+	"io"
 	"strings"
 	"testing"
 	"time"
 )
 
-// startBrowser launches a real Chromium for one test.
-func startBrowser(t *testing.T) *Browser {
+// startBrowser launches a real Chromium for one test or benchmark.
+func startBrowser(t testing.TB) *Browser {
 	t.Helper()
 	if _, err := FindChromium(); err != nil {
 		t.Skip(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	b, err := Start(ctx, Options{ProfileDir: t.TempDir(), Stderr: os.Stderr})
+	b, err := Start(ctx, Options{ProfileDir: t.TempDir(), Stderr: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

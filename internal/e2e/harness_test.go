@@ -245,17 +245,7 @@ func contains(t *testing.T, got, want string) {
 	}
 }
 
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(data, ')')
-	return i < 0 || i+2 >= len(data) || data[i+2] != 'Z'
-}
+func alive(pid int) bool { return state.ProcessAlive(pid) }
 
 func waitGone(pid int, d time.Duration) bool {
 	deadline := time.Now().Add(d)

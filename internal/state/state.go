@@ -199,15 +199,7 @@ func (l *Lock) Release() {
 // command line as well as the pid, so a pid recycled by an unrelated process
 // after a crash is not mistaken for the daemon.
 func DaemonAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// The state letter follows the ")" that closes the command name.
-	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
+	if !ProcessAlive(pid) {
 		return false
 	}
 	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
@@ -216,4 +208,19 @@ func DaemonAlive(pid int) bool {
 	}
 	args := bytes.Split(bytes.TrimRight(cmdline, "\x00"), []byte{0})
 	return len(args) >= 2 && string(args[1]) == "serve"
+}
+
+// ProcessAlive reports whether pid is a running process: not gone, and not a
+// zombie waiting to be reaped.
+func ProcessAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// The state letter follows the ")" that closes the command name.
+	i := bytes.LastIndexByte(stat, ')')
+	return i < 0 || i+2 >= len(stat) || (stat[i+2] != 'Z' && stat[i+2] != 'X')
 }
