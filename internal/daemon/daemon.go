@@ -58,6 +58,8 @@ type Daemon struct {
 	stopping  chan struct{}
 	stopAsked atomic.Bool
 	server    *http.Server
+	flushStop chan struct{} // closing it makes the capture flusher write and stop
+	flushDone chan struct{}
 }
 
 // Run starts the browser and the HTTP server and blocks until the daemon
@@ -106,6 +108,8 @@ func Run(cfg Config) error {
 	}
 	d.server = &http.Server{Handler: d.routes(), ReadHeaderTimeout: 10 * time.Second}
 	go d.server.Serve(ln)
+	d.flushStop, d.flushDone = make(chan struct{}), make(chan struct{})
+	go func() { d.flushCaptures(d.flushStop); close(d.flushDone) }()
 	d.handshake("ready " + strconv.Itoa(d.port))
 	log.Printf("daemon %d serving on 127.0.0.1:%d (mode %s, version %s)", os.Getpid(), d.port, st.Mode, cfg.Version)
 
@@ -212,6 +216,8 @@ func (d *Daemon) shutdown() {
 		cancel()
 	}
 	d.browser.Close()
+	close(d.flushStop) // write what the buffers still hold
+	<-d.flushDone
 }
 
 func (d *Daemon) touch() { d.lastUsed.Store(time.Now().UnixNano()) }

@@ -364,3 +364,31 @@ func TestWedgedPageDoesNotWedgeTheDaemon(t *testing.T) {
 	// Closing the wedged tab frees it.
 	contains(t, w.ok("closetab", wedged), "Closed tab")
 }
+
+func TestCapturesAreFlushedToDisk(t *testing.T) {
+	w := newWorkspace(t)
+	w.ok("goto", url("/home.html"))
+	w.ok("goto", url("/dialogs.html"))
+	w.ok("js", "runDialogs()")
+	read := func(kind string) string {
+		data, _ := os.ReadFile(filepath.Join(w.dir, ".gstack", "browse-"+kind+".log"))
+		return string(data)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && !(strings.Contains(read("console"), "fixture loaded") &&
+		strings.Contains(read("network"), "GET "+url("/home.html")+" → 200") && strings.Contains(read("dialog"), "hello alert")) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	contains(t, read("console"), "fixture loaded 7")
+	contains(t, read("network"), "GET "+url("/home.html")+" → 200")
+	contains(t, read("dialog"), `[alert] "hello alert" → accepted`)
+	fi, err := os.Stat(filepath.Join(w.dir, ".gstack", "browse-console.log"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("console log mode: %v %v", fi, err)
+	}
+	// Each entry is written once.
+	time.Sleep(1500 * time.Millisecond)
+	if n := strings.Count(read("console"), "fixture loaded 7"); n != 1 {
+		t.Fatalf("console entry written %d times", n)
+	}
+}

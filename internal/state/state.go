@@ -44,6 +44,12 @@ type Paths struct {
 	Session    string
 }
 
+// CaptureLog is where captured events of a kind (console, network, dialog)
+// are appended: .gstack/browse-console.log, as in the reference.
+func (p Paths) CaptureLog(kind string) string {
+	return filepath.Join(p.Dir, trimExt(filepath.Base(p.StateFile))+"-"+kind+".log")
+}
+
 // ValidSession reports whether name can be used as a session name: it ends up
 // in file names, so it is kept to a safe alphabet. (No regexp: compiling one
 // at init would cost every CLI call a third of a millisecond.)
