@@ -456,3 +456,26 @@ func TestNewTabFromPageAndSelfClose(t *testing.T) {
 	}
 	t.Fatalf("after window.close: %s", w.ok("tabs"))
 }
+
+func TestRefInRemovedFrame(t *testing.T) {
+	w := newWorkspace(t)
+	w.ok("goto", url("/frames.html"))
+	var snap string
+	for i := 0; i < 50 && strings.Count(snap, `"Pay"`) < 2; i++ {
+		snap = w.ok("snapshot", "-i")
+		time.Sleep(50 * time.Millisecond)
+	}
+	pays := regexp.MustCompile(`(@e\d+) \[button\] "Pay"`).FindAllStringSubmatch(snap, -1)
+	if len(pays) != 2 {
+		t.Fatalf("refs:\n%s", snap)
+	}
+	w.ok("js", "document.querySelectorAll('iframe').forEach(f => f.remove())")
+	for _, p := range pays {
+		start := time.Now()
+		r := w.fails("in a frame that is gone", "click", p[1])
+		contains(t, r.stderr, "Run 'snapshot' for fresh refs.")
+		if time.Since(start) > time.Second {
+			t.Fatalf("a ref in a removed frame took %s to fail", time.Since(start))
+		}
+	}
+}
