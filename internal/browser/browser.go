@@ -45,6 +45,8 @@ type Browser struct {
 	requests  map[string]*NetEntry    // in-flight requests by session+requestId
 	dialog    DialogPolicy
 	closing   bool
+	firstTab  chan struct{} // closed when the first tab is ready
+	firstOnce sync.Once
 }
 
 // DialogPolicy says how dialogs are answered. The default accepts.
@@ -72,6 +74,7 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		sessions: make(map[string]*frameTarget),
 		waiting:  make(map[target.ID]chan *Tab),
 		requests: make(map[string]*NetEntry),
+		firstTab: make(chan struct{}),
 	}
 	var t cdp.Transport
 	if opts.CDPURL != "" {
@@ -91,13 +94,12 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 	b.conn = cdp.NewConn(t, b.onEvent)
 	b.root = b.conn.Session("")
 
-	firstTab := b.expectAnyTab()
 	if err := b.setup(ctx); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("setting up the browser: %w", err)
 	}
 	select {
-	case <-firstTab:
+	case <-b.firstTab:
 	case <-time.After(2 * time.Second):
 		// An attached browser may have no page at all: open one.
 		if _, err := b.NewTab(ctx, ""); err != nil {
@@ -125,32 +127,6 @@ func (b *Browser) setup(ctx context.Context) error {
 func autoAttachParams(pause bool) *target.SetAutoAttachParams {
 	flatten := true
 	return &target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: pause, Flatten: &flatten}
-}
-
-// expectAnyTab returns a channel closed when the first tab is ready.
-func (b *Browser) expectAnyTab() <-chan struct{} {
-	ch := make(chan struct{})
-	go func() {
-		for {
-			b.mu.Lock()
-			n := len(b.tabs)
-			b.mu.Unlock()
-			if n > 0 {
-				tab, _ := b.Tab(0)
-				if tab != nil {
-					<-tab.ready
-				}
-				close(ch)
-				return
-			}
-			select {
-			case <-b.conn.Done():
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
-	return ch
 }
 
 // Done is closed when the browser is gone: its process exited or the CDP
@@ -376,6 +352,7 @@ func (b *Browser) onAttached(parentSession string, ev *target.EventAttachedToTar
 		tab.init(ctx)
 		resume()
 		close(tab.ready)
+		b.firstOnce.Do(func() { close(b.firstTab) })
 	case "iframe":
 		b.mu.Lock()
 		parent := b.sessions[parentSession]
