@@ -38,6 +38,7 @@ fuzz:
 	go test ./internal/daemon -run XXX -fuzz '^FuzzParseRequest$$' -fuzztime 20s
 	go test ./internal/safepath -run XXX -fuzz '^FuzzCheck$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzSnapshotFlags$$' -fuzztime 20s
+	go test ./internal/snapshot -run XXX -fuzz '^FuzzDiff$$' -fuzztime 20s
 
 # docs/commands.md is generated from the command registry.
 docs: build

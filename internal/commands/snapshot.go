@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	udiff "github.com/aymanbagabas/go-udiff"
 	cdproto "github.com/chromedp/cdproto/cdp"
 
 	"github.com/browsehq/browse/internal/browser"
@@ -106,7 +105,7 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 		case prev == text:
 			out = "(no changes since the previous snapshot)"
 		default:
-			out = strings.TrimRight(udiff.Unified("previous", "current", prev+"\n", text+"\n"), "\n")
+			out = strings.TrimRight(snapshot.Diff("previous", "current", prev, text), "\n")
 		}
 	}
 	if opts.Annotate {
