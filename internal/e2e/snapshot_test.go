@@ -205,8 +205,10 @@ func TestInteraction(t *testing.T) {
 	}
 	r := w.fails("No option \"Spain\"", "select", "[name=country]", "Spain")
 	contains(t, r.stderr, "France (fr)")
-	// A ref to an <option> selects it.
-	snap = w.ok("snapshot", "-i")
+	// Under -i a drop-down shows its option count; the full snapshot lists
+	// the options, and a ref to one selects it.
+	contains(t, w.ok("snapshot", "-i"), `[combobox] "Country" = "France" (3 options)`)
+	snap = w.ok("snapshot")
 	contains(t, w.ok("click", refFor(t, snap, `[option] "Germany"`)), "Selected")
 	if got := w.ok("js", "document.querySelector('[name=country]').value"); got != "de\n" {
 		t.Fatalf("option ref click: %q", got)

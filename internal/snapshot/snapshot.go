@@ -5,6 +5,7 @@
 package snapshot
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -97,10 +98,11 @@ var leaves = map[string]bool{"Date": true, "DateTime": true, "InputTime": true, 
 // structural roles carry no meaning of their own when unnamed.
 var transparent = map[string]bool{
 	"generic": true, "none": true, "presentation": true, "": true, "LineBreak": true,
-	"RootWebArea": true, "WebArea": true, "MenuListPopup": true,
+	"RootWebArea": true, "WebArea": true, "MenuListPopup": true, "LabelText": true,
 }
 
 type out struct {
+	role     string // as displayed
 	name     string // the element's name, or a text line's text
 	text     bool
 	line     string
@@ -128,10 +130,10 @@ func Render(root *Frame, opts Options, ids *IDs) Result {
 		if opts.ScopeBackendID != 0 {
 			if f, n := findBackend(root, opts.ScopeBackendID); n != nil {
 				r.found = true
-				top = r.node(root, f, index, n.ID, "")
+				top = r.node(root, f, index, n.ID, parentText{})
 			}
 		} else {
-			top = r.node(root, root, index, root.Nodes[0].ID, "")
+			top = r.node(root, root, index, root.Nodes[0].ID, parentText{})
 		}
 	}
 	var b strings.Builder
@@ -177,20 +179,24 @@ func findBackend(f *Frame, backend int64) (*Frame, *Node) {
 
 // node renders one node (and its subtree) into zero or more output nodes:
 // nodes that are not shown pass their children up.
-func (r *renderer) node(root, f *Frame, index map[string]located, id, parentName string) []*out {
+// parentText is what a node's text children would only repeat.
+type parentText struct{ name, value string }
+
+func (r *renderer) node(root, f *Frame, index map[string]located, id string, parent parentText) []*out {
 	loc, ok := index[f.ID+"/"+id]
 	if !ok {
 		return nil
 	}
 	n := loc.node
-	kids := func(name string) []*out {
+	kids := func(p parentText) []*out {
 		var list []*out
 		for _, c := range n.Children {
-			list = append(list, r.node(root, f, index, c, name)...)
+			list = append(list, r.node(root, f, index, c, p)...)
 		}
+		list = dropEchoes(list)
 		if n.Role == "Iframe" || n.Role == "iframe" {
 			if child := f.Children[n.BackendID]; child != nil && len(child.Nodes) > 0 {
-				list = append(list, r.node(root, child, index, child.Nodes[0].ID, "")...)
+				list = append(list, r.node(root, child, index, child.Nodes[0].ID, parentText{})...)
 			}
 		}
 		return list
@@ -200,10 +206,10 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id, parentName
 	case role == "InlineTextBox" || role == "ListMarker":
 		return nil
 	case n.Ignored:
-		return kids(parentName)
+		return kids(parent)
 	case role == "StaticText":
 		text := strings.TrimSpace(collapse(n.Name))
-		if r.opts.Interactive || text == "" || text == parentName {
+		if r.opts.Interactive || text == "" || text == parent.name || (parent.value != "" && text == parent.value) {
 			return nil
 		}
 		return []*out{{line: "[text] " + quote(text), keep: true, text: true, name: text}}
@@ -217,10 +223,10 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id, parentName
 		show = false
 	}
 	if !show {
-		return kids(parentName)
+		return kids(parent)
 	}
 	// Under -i an iframe line only heads the interactive elements inside it.
-	o := &out{keep: !(r.opts.Interactive && isIframe), name: name}
+	o := &out{keep: !(r.opts.Interactive && isIframe), name: name, role: displayRole(role)}
 	if !r.opts.NoRefs && n.BackendID != 0 {
 		o.ref = &Ref{FrameID: f.ID, BackendID: n.BackendID, Role: displayRole(role), Name: name}
 	}
@@ -245,10 +251,29 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id, parentName
 		return []*out{o}
 	}
 	if r.opts.Interactive && !isIframe {
-		// Flat: the element, then whatever interactive elements it holds.
-		return append([]*out{o}, kids(name)...)
+		// Flat: the element, then whatever interactive elements it holds —
+		// except a drop-down's options: 'select' picks them by text, and a
+		// country list would otherwise swamp the page. The full snapshot
+		// still lists them, with refs.
+		inner := kids(parentText{name: name})
+		if role == "combobox" {
+			options := 0
+			kept := inner[:0]
+			for _, k := range inner {
+				if k.role == "option" {
+					options++
+				} else {
+					kept = append(kept, k)
+				}
+			}
+			if options > 0 {
+				o.line += fmt.Sprintf(" (%d options)", options)
+			}
+			inner = kept
+		}
+		return append([]*out{o}, inner...)
 	}
-	o.children = dropEchoes(kids(name))
+	o.children = kids(parentText{name, strings.TrimSpace(collapse(n.Value))})
 	return []*out{o}
 }
 
@@ -307,6 +332,14 @@ func displayRole(role string) string {
 		return "textbox"
 	case "LabelText":
 		return "label"
+	case "Date":
+		return "date"
+	case "DateTime":
+		return "datetime"
+	case "InputTime":
+		return "time"
+	case "ColorWell":
+		return "color"
 	}
 	return role
 }
