@@ -81,6 +81,10 @@ func Main(env Env) int {
 		// Asking about or stopping a daemon must neither start one nor
 		// replace the running one, whatever build it is.
 		st := c.liveState()
+		if st == nil && name == "stop" {
+			fmt.Fprintln(env.Stdout, "Not running: nothing to stop (no daemon for "+paths.StateFile+")")
+			return 0
+		}
 		if st == nil {
 			fmt.Fprintln(env.Stdout, "Status: not running (no daemon for "+paths.StateFile+")")
 			return 0
