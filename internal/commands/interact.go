@@ -15,10 +15,17 @@ import (
 	"github.com/browsehq/browse/internal/safepath"
 )
 
-// afterAction reports what an action set off: a navigation, or a new tab.
-func afterAction(c *Call, navigated bool, activeBefore int) string {
+// settled runs an action, waits for what it set off (see Tab.Settle), and
+// returns the action's reply with a note of it: a navigation, or a new tab.
+func settled(ctx context.Context, c *Call, act func() (string, error)) (string, error) {
+	activeBefore, mark, watch := c.Browser.ActiveID(), c.Tab.Mark(), c.Tab.WatchNavigation()
+	defer watch.Stop()
+	msg, err := act()
+	if err != nil {
+		return "", err
+	}
 	var notes []string
-	if navigated {
+	if c.Tab.Settle(ctx, mark, watch) {
 		notes = append(notes, "navigated to "+c.Tab.URL())
 	}
 	if id := c.Browser.ActiveID(); id != activeBefore {
@@ -26,10 +33,10 @@ func afterAction(c *Call, navigated bool, activeBefore int) string {
 			notes = append(notes, fmt.Sprintf("opened tab %d (%s), now active", id, t.URL()))
 		}
 	}
-	if len(notes) == 0 {
-		return ""
+	if len(notes) > 0 {
+		msg += " → " + strings.Join(notes, "; ")
 	}
-	return " → " + strings.Join(notes, "; ")
+	return msg, nil
 }
 
 func runClick(ctx context.Context, c *Call) (string, error) {
@@ -38,10 +45,6 @@ func runClick(ctx context.Context, c *Call) (string, error) {
 		return "", err
 	}
 	defer t.el.Release()
-	active := c.Browser.ActiveID()
-	mark := c.Tab.Mark()
-	watch := c.Tab.WatchNavigation()
-	defer watch.Stop()
 
 	// An <option> is chosen, not clicked: its list is drawn by the browser,
 	// outside the page, where no mouse event can reach it. (A ref says its
@@ -64,11 +67,12 @@ func runClick(ctx context.Context, c *Call) (string, error) {
 			return "Selected " + t.label, nil
 		}
 	}
-	if err := c.Tab.Click(ctx, t.el); err != nil {
-		return "", actionError(t, err)
-	}
-	navigated := c.Tab.Settle(ctx, mark, watch)
-	return "Clicked " + t.label + afterAction(c, navigated, active), nil
+	return settled(ctx, c, func() (string, error) {
+		if err := c.Tab.Click(ctx, t.el); err != nil {
+			return "", actionError(t, err)
+		}
+		return "Clicked " + t.label, nil
+	})
 }
 
 func runHover(ctx context.Context, c *Call) (string, error) {
@@ -111,9 +115,11 @@ func runFill(ctx context.Context, c *Call) (string, error) {
 		return "", err
 	}
 	defer t.el.Release()
-	value := strings.Join(c.Args[1:], " ")
-	active, mark, watch := c.Browser.ActiveID(), c.Tab.Mark(), c.Tab.WatchNavigation()
-	defer watch.Stop()
+	return settled(ctx, c, func() (string, error) { return fill(ctx, c, t, strings.Join(c.Args[1:], " ")) })
+}
+
+// fill clears the target's field and enters value as a user would.
+func fill(ctx context.Context, c *Call, t *target, value string) (string, error) {
 	obj, err := t.el.Call(ctx, fillJS)
 	if err != nil {
 		return "", actionError(t, err)
@@ -142,7 +148,7 @@ func runFill(ctx context.Context, c *Call) (string, error) {
 	if got := browser.String(obj); got != value && kind != "editable" {
 		msg += fmt.Sprintf(" (the field now holds %q: it may limit or reformat input)", got)
 	}
-	return msg + afterAction(c, c.Tab.Settle(ctx, mark, watch), active), nil
+	return msg, nil
 }
 
 func runSelect(ctx context.Context, c *Call) (string, error) {
@@ -151,9 +157,11 @@ func runSelect(ctx context.Context, c *Call) (string, error) {
 		return "", err
 	}
 	defer t.el.Release()
-	want := strings.Join(c.Args[1:], " ")
-	active, mark, watch := c.Browser.ActiveID(), c.Tab.Mark(), c.Tab.WatchNavigation()
-	defer watch.Stop()
+	return settled(ctx, c, func() (string, error) { return selectOption(ctx, t, strings.Join(c.Args[1:], " ")) })
+}
+
+// selectOption chooses the option of a <select> whose value, label or text is want.
+func selectOption(ctx context.Context, t *target, want string) (string, error) {
 	obj, err := t.el.Call(ctx, `function(want) {
 		if (this.tagName !== 'SELECT') return {error: 'not a <select>'};
 		if (this.disabled) return {error: 'disabled'};
@@ -180,7 +188,7 @@ func runSelect(ctx context.Context, c *Call) (string, error) {
 	json.Unmarshal([]byte(browser.String(obj)), &r)
 	switch r.Error {
 	case "":
-		return fmt.Sprintf("Selected %q (value %q) in %s", r.Text, r.Value, t.label) + afterAction(c, c.Tab.Settle(ctx, mark, watch), active), nil
+		return fmt.Sprintf("Selected %q (value %q) in %s", r.Text, r.Value, t.label), nil
 	case "no option":
 		return "", &Error{Status: 404, Msg: fmt.Sprintf("No option %q in %s.", want, t.label), Hint: "Options: " + strings.Join(r.Options, ", ") + "."}
 	}
@@ -199,15 +207,12 @@ func runPress(ctx context.Context, c *Call) (string, error) {
 	if _, _, err := browser.ParseKeyCombo(c.Args[0]); err != nil {
 		return "", Errorf("Use Playwright key names: Enter, Tab, Escape, ArrowUp, Backspace, Shift+Enter, Control+A, F5, a single character…", "Cannot press %q: %v.", c.Args[0], err)
 	}
-	active := c.Browser.ActiveID()
-	mark := c.Tab.Mark()
-	watch := c.Tab.WatchNavigation()
-	defer watch.Stop()
-	if err := c.Tab.Press(ctx, c.Args[0]); err != nil {
-		return "", pageError(err)
-	}
-	navigated := c.Tab.Settle(ctx, mark, watch)
-	return "Pressed " + c.Args[0] + afterAction(c, navigated, active), nil
+	return settled(ctx, c, func() (string, error) {
+		if err := c.Tab.Press(ctx, c.Args[0]); err != nil {
+			return "", pageError(err)
+		}
+		return "Pressed " + c.Args[0], nil
+	})
 }
 
 func runScroll(ctx context.Context, c *Call) (string, error) {
