@@ -393,10 +393,13 @@ func (b *Browser) sessionTab(sessionID string) *frameTarget {
 	return b.sessions[sessionID]
 }
 
+// decode unmarshals an event's params into a new T.
 func decode[T any](raw jsonv2.Value) (*T, bool) {
 	var v T
-	if err := jsonv2.Unmarshal(raw, &v); err != nil {
-		return nil, false
-	}
-	return &v, true
+	return &v, decodeInto(raw, &v)
+}
+
+// decodeInto unmarshals raw into v and reports whether that worked.
+func decodeInto(raw jsonv2.Value, v any) bool {
+	return jsonv2.Unmarshal(raw, v) == nil
 }

@@ -127,7 +127,7 @@ func (b *Browser) onEvent(ev cdp.Event) {
 		}
 	case "Runtime.executionContextDestroyed":
 		if e, ok := decode[runtime.EventExecutionContextDestroyed](ev.Params); ok {
-			tab.contextDestroyed(ft.session, e.ExecutionContextUniqueID)
+			tab.contextDestroyed(e.ExecutionContextUniqueID)
 		}
 	case "Runtime.executionContextsCleared":
 		tab.contextsCleared(ft.session)

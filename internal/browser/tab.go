@@ -8,7 +8,6 @@ import (
 	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -245,7 +244,7 @@ func (t *Tab) contextCreated(s *cdp.Session, d *runtime.ExecutionContextDescript
 	t.mu.Unlock()
 }
 
-func (t *Tab) contextDestroyed(s *cdp.Session, uniqueID string) {
+func (t *Tab) contextDestroyed(uniqueID string) {
 	t.mu.Lock()
 	delete(t.contexts, uniqueID)
 	t.mu.Unlock()
@@ -311,10 +310,6 @@ func (t *Tab) WaitNetworkIdle(ctx context.Context, quiet time.Duration) error {
 		case <-time.After(wait):
 		}
 	}
-}
-
-func decodeInto(raw jsonv2.Value, v any) bool {
-	return jsonv2.Unmarshal(raw, v) == nil
 }
 
 // CurrentFrame is the frame CSS selectors and scripts run in ("" = main),

@@ -83,8 +83,10 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 		entries = append(entries, browser.RefEntry{ID: r.ID, FrameID: cdproto.FrameID(r.FrameID), BackendNodeID: r.BackendID, Role: r.Role, Name: r.Name})
 	}
 	text := res.Text
-	if text == "" {
-		text = "(no accessible elements" + map[bool]string{true: " that are interactive", false: ""}[opts.Render.Interactive] + ")"
+	if text == "" && opts.Render.Interactive {
+		text = "(no accessible elements that are interactive)"
+	} else if text == "" {
+		text = "(no accessible elements)"
 	}
 	if opts.Cursor {
 		extra, cursorRefs, err := cursorSection(ctx, c, frame)

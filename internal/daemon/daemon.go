@@ -251,5 +251,3 @@ func (d *Daemon) Workspace() string { return d.cfg.Workspace }
 
 // SafeRoots implements commands.Daemon.
 func (d *Daemon) SafeRoots() []string { return safepath.DefaultRoots(d.cfg.Workspace) }
-
-func pid() int { return os.Getpid() }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -33,7 +34,7 @@ func (d *Daemon) handleHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"status":  "healthy",
 		"mode":    d.mode(),
-		"pid":     pid(),
+		"pid":     os.Getpid(),
 		"uptime":  int(time.Since(d.started).Seconds()),
 		"tabs":    len(d.browser.Tabs()),
 		"version": d.cfg.Version,
