@@ -36,10 +36,16 @@ func resolve(ctx context.Context, c *Call, sel string, strict bool) (*target, er
 	if strings.TrimSpace(sel) == "" {
 		return nil, Errorf("Give a CSS selector or a ref from 'snapshot -i'.", "Empty selector.")
 	}
+	notFound := &Error{Status: 404, Msg: fmt.Sprintf("Element %s not found (waited %s).", sel, c.Timeout.Round(time.Millisecond)),
+		Hint: "Run 'snapshot -i' to see what is on the page."}
 	for {
 		el, n, err := c.Tab.QueryCSS(ctx, c.Tab.CurrentFrame(), sel)
 		var se *browser.SelectorError
 		switch {
+		case err != nil && strict && ctx.Err() != nil:
+			// The deadline fell during a lookup rather than between two:
+			// still the element that never came.
+			return nil, notFound
 		case err == nil && strict && n > 1:
 			el.Release()
 			return nil, &Error{Status: 400, Msg: fmt.Sprintf("Selector %s matches %d elements; an action needs exactly one.", sel, n),
@@ -50,8 +56,7 @@ func resolve(ctx context.Context, c *Call, sel string, strict bool) (*target, er
 			// Not there yet: wait for it, as a user would, until the deadline.
 			select {
 			case <-ctx.Done():
-				return nil, &Error{Status: 404, Msg: fmt.Sprintf("Element %s not found (waited %s).", sel, c.Timeout.Round(time.Millisecond)),
-					Hint: "Run 'snapshot -i' to see what is on the page."}
+				return nil, notFound
 			case <-time.After(50 * time.Millisecond):
 			}
 		case errors.Is(err, browser.ErrContextGone):
