@@ -57,6 +57,7 @@ func Main(env Env) int {
 		e := commands.UnknownCommand(name)
 		return fail(env, e.Msg, e.Hint)
 	}
+	name = cmd.Name // an alias goes out under the command's own name
 	parsed, flags, err := commands.Parse(cmd, args)
 	if err != nil {
 		e := err.(*commands.Error)

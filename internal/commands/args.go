@@ -40,6 +40,9 @@ func Parse(cmd *Command, raw []string) (args []string, flags map[string]string, 
 			i++
 			value = raw[i]
 		}
+		if prev, ok := flags[name]; ok && f.Repeat {
+			value = prev + "\n" + value
+		}
 		flags[name] = value
 	}
 	if len(args) < cmd.MinArgs {

@@ -14,18 +14,29 @@ import (
 )
 
 func runGoto(ctx context.Context, c *Call) (string, error) {
-	home, _ := os.UserHomeDir()
-	u, err := NormalizeURL(c.Args[0], c.Daemon.Workspace(), home)
+	u, err := checkURL(c, c.Args[0])
 	if err != nil {
-		return "", Errorf("Use an http(s):// URL, file:///abs/path, or about:blank.", "Cannot open %q: %v.", c.Args[0], err)
+		return "", err
+	}
+	status, err := c.Tab.Navigate(ctx, u)
+	return navigated(c, u, status, err)
+}
+
+// checkURL is the one validation every URL the daemon loads or fetches goes
+// through (goto, diff, download, scrape): it normalises the URL and keeps
+// file:// URLs inside the safe directories.
+func checkURL(c *Call, raw string) (string, error) {
+	home, _ := os.UserHomeDir()
+	u, err := NormalizeURL(raw, c.Daemon.Workspace(), home)
+	if err != nil {
+		return "", Errorf("Use an http(s):// URL, file:///abs/path, or about:blank.", "Cannot open %q: %v.", raw, err)
 	}
 	if p := FilePath(u); p != "" {
 		if _, err := safepath.Check(p, c.Daemon.SafeRoots()); err != nil {
 			return "", Errorf("Put the file under the workspace or the temp directory.", "Refusing to open %s: %v.", u, err)
 		}
 	}
-	status, err := c.Tab.Navigate(ctx, u)
-	return navigated(c, u, status, err)
+	return u, nil
 }
 
 func runBack(ctx context.Context, c *Call) (string, error) {

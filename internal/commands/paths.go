@@ -24,7 +24,7 @@ func AbsPathArgs(cmd *Command, raw []string, cwd string) []string {
 			}
 			continue
 		}
-		if cmd.isPathArg(pos) {
+		if cmd.isPathArg(pos) && (cmd.PathArgFilter == nil || cmd.PathArgFilter(a)) {
 			out[i] = abs(a, cwd)
 		}
 		pos++

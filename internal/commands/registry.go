@@ -29,6 +29,9 @@ type Flag struct {
 	Help  string
 	// Path marks a value that is a file path: the CLI makes it absolute.
 	Path bool
+	// Repeat flags may be given more than once; their values are joined
+	// with newlines.
+	Repeat bool
 }
 
 // Deadline says which default timeout a command runs under.
@@ -42,7 +45,11 @@ const (
 
 // Command is one entry of the registry.
 type Command struct {
-	Name     string
+	Name string
+	// Aliases are other names for the command. Lookup canonicalises them
+	// before anything else looks at the command, so an alias never gets
+	// around a rule that names the command.
+	Aliases  []string
 	Category Category
 	Args     string // argument synopsis, e.g. "<url>"
 	Summary  string
@@ -57,6 +64,10 @@ type Command struct {
 	// PathArgsRepeat, every argument from the last listed position on is a path.
 	PathArgs       []int
 	PathArgsRepeat bool
+	// PathArgFilter, when set, says which of the arguments at PathArgs
+	// positions really are paths (screenshot's positional argument may be a
+	// selector instead).
+	PathArgFilter func(arg string) bool
 	// PageContent marks output that comes from the page itself (untrusted).
 	PageContent bool
 	// Tunnel marks commands a remote agent may run over the tunnel.
@@ -155,13 +166,22 @@ func init() {
 		}
 		byName[c.Name] = c
 	}
+	for _, c := range registry {
+		for _, a := range c.Aliases {
+			if byName[a] != nil {
+				panic("alias " + a + " clashes with a command")
+			}
+			byName[a] = c
+		}
+	}
 	byName["help"].Run = runHelp
 }
 
 // All returns every command in registry order.
 func All() []*Command { return registry }
 
-// Lookup finds a command by name.
+// Lookup finds a command by name or alias; the result carries the
+// canonical name.
 func Lookup(name string) (*Command, bool) {
 	c, ok := byName[name]
 	return c, ok
@@ -263,6 +283,9 @@ func Help() string {
 func CommandHelp(c *Command) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Usage: browse %s%s\n\n%s\n", c.Usage(), flagSynopsis(c), c.Summary)
+	if len(c.Aliases) > 0 {
+		fmt.Fprintf(&b, "\nAliases: %s\n", strings.Join(c.Aliases, ", "))
+	}
 	if len(c.Flags) > 0 {
 		b.WriteString("\nFlags:\n")
 		for _, f := range c.Flags {
@@ -294,7 +317,11 @@ func Reference() string {
 				}
 				flags = append(flags, s+"`: "+f.Help)
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", strings.ReplaceAll(c.Usage(), "|", "\\|"), c.Summary, strings.ReplaceAll(strings.Join(flags, "<br>"), "|", "\\|"))
+			summary := c.Summary
+			if len(c.Aliases) > 0 {
+				summary += " (aliases: `" + strings.Join(c.Aliases, "`, `") + "`)"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", strings.ReplaceAll(c.Usage(), "|", "\\|"), summary, strings.ReplaceAll(strings.Join(flags, "<br>"), "|", "\\|"))
 		}
 	}
 	return b.String()

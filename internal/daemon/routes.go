@@ -26,6 +26,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("POST /command", d.authed(d.handleCommand))
 	mux.HandleFunc("POST /batch", d.authed(d.handleBatch))
 	mux.HandleFunc("GET /refs", d.authed(d.handleRefs))
+	mux.HandleFunc("GET /file", d.authed(d.handleFile))
 	return mux
 }
 

@@ -117,8 +117,15 @@ func fixtureHandler() http.Handler {
 	mux.HandleFunc("/fetching.html", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<title>Fetching</title><script>setTimeout(() => fetch('/slowasset'), 50)</script>`)
 	})
+	for _, add := range extraFixtures {
+		add(mux)
+	}
 	return mux
 }
+
+// extraFixtures lets each test file add its own fixture routes (from an
+// init function) without editing this one.
+var extraFixtures []func(*http.ServeMux)
 
 // testEnv is the environment of every browse process the tests run. A race
 // build sleeps a second at exit unless told not to.
