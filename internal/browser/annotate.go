@@ -7,7 +7,6 @@ import (
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
 )
 
 // MaxImageSide caps screenshots: vision APIs reject images over 2000 px a side.
@@ -81,30 +80,7 @@ func (t *Tab) Annotate(ctx context.Context, refs []RefEntry) ([]byte, error) {
 		return nil, err
 	}
 	defer t.Evaluate(context.WithoutCancel(ctx), "document.getElementById('__browse_annotations')?.remove()")
-	return t.Screenshot(ctx)
-}
-
-// Screenshot captures the viewport as PNG, scaled down so no side exceeds
-// MaxImageSide pixels.
-func (t *Tab) Screenshot(ctx context.Context) ([]byte, error) {
-	m, err := cdproto.Call(ctx, t.Session, page.GetLayoutMetrics, cdproto.Empty{})
-	if err != nil {
-		return nil, err
-	}
-	dpr := 1.0
-	if obj, err := t.Evaluate(ctx, "devicePixelRatio"); err == nil {
-		decodeInto(obj.Value, &dpr)
-	}
-	vv := m.CSSVisualViewport
-	scale := 1.0
-	if w, h := vv.ClientWidth*dpr, vv.ClientHeight*dpr; w > MaxImageSide || h > MaxImageSide {
-		scale = min(MaxImageSide/w, MaxImageSide/h)
-	}
-	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
-	if scale < 1 {
-		params.Clip = &page.Viewport{X: vv.PageX, Y: vv.PageY, Width: vv.ClientWidth, Height: vv.ClientHeight, Scale: scale}
-	}
-	shot, err := cdproto.Call(ctx, t.Session, page.CaptureScreenshot, params)
+	shot, err := t.Capture(ctx, ShotOptions{Mode: ShotViewport, MaxSide: MaxImageSide})
 	if err != nil {
 		return nil, err
 	}

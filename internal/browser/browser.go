@@ -44,6 +44,7 @@ type Browser struct {
 	waiting   map[target.ID]chan *Tab // newtab callers waiting for the attach
 	requests  map[string]*NetEntry    // in-flight requests by session+requestId
 	dialog    DialogPolicy
+	viewport  *Viewport // applied to every new tab (set by the viewport command)
 	closing   bool
 	firstTab  chan struct{} // closed when the first tab is ready
 	firstOnce sync.Once
@@ -75,6 +76,13 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		waiting:  make(map[target.ID]chan *Tab),
 		requests: make(map[string]*NetEntry),
 		firstTab: make(chan struct{}),
+	}
+	if opts.CDPURL == "" {
+		// Headless Chromium leaves room for window chrome it does not draw
+		// (a 1280x720 window shows a 1280x577 page): emulate the reference's
+		// 1280x720 viewport instead. An attached browser keeps its own.
+		v := DefaultViewport
+		b.viewport = &v
 	}
 	var t cdp.Transport
 	if opts.CDPURL != "" {

@@ -65,12 +65,13 @@ func (e NetRecord) String() string {
 	case !e.Done && e.Status == 0:
 		outcome = "pending"
 	default:
-		outcome = fmt.Sprintf("%d (%dms, %s)", e.Status, e.Duration.Milliseconds(), humanBytes(e.Size))
+		outcome = fmt.Sprintf("%d (%dms, %s)", e.Status, e.Duration.Milliseconds(), HumanBytes(e.Size))
 	}
 	return fmt.Sprintf("%s [tab %d] %s %s → %s", e.Time.Format("15:04:05.000"), e.TabID, e.Method, e.URL, outcome)
 }
 
-func humanBytes(n int64) string {
+// HumanBytes is a byte count for people: 512B, 12.3KB, 4.0MB.
+func HumanBytes(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1fMB", float64(n)/(1<<20))

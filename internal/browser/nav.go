@@ -196,3 +196,17 @@ func NetErrorHint(code string) string {
 	}
 	return "check the URL and try again"
 }
+
+// SetContent replaces the tab's page with html. It first loads a fresh
+// about:blank, so the markup never inherits another site's origin, cookies
+// or storage, then waits for the markup's load event (its images and styles).
+func (t *Tab) SetContent(ctx context.Context, html string) error {
+	if _, err := t.Navigate(ctx, "about:blank"); err != nil {
+		return err
+	}
+	if _, err := cdproto.Call(ctx, t.Session, page.SetDocumentContent, page.SetDocumentContentParams{FrameID: t.MainFrameID(), HTML: html}); err != nil {
+		return err
+	}
+	_, err := t.Evaluate(ctx, `new Promise(r => document.readyState === 'complete' ? r() : addEventListener('load', () => r(), {once: true}))`)
+	return err
+}

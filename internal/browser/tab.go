@@ -38,6 +38,7 @@ type Tab struct {
 	// currentFrame is where CSS selectors and scripts run ("" = main frame).
 	currentFrame cdproto.FrameID
 	refs         *refState
+	viewport     *Viewport // the emulated viewport, if one was set
 	// navStarts and reqStarts count main-frame loads and requests begun, so
 	// an action can tell whether it started either.
 	navStarts int64
@@ -83,6 +84,9 @@ func newTab(b *Browser, id int, info *target.Info, s *cdp.Session) *Tab {
 // (console, network, dialogs) are captured before the page runs any script.
 func (t *Tab) init(ctx context.Context) {
 	t.enableSession(ctx, t.Session)
+	if v := t.b.defaultViewport(); v != nil {
+		t.SetViewport(ctx, *v)
+	}
 }
 
 func (t *Tab) initFrameSession(ctx context.Context, s *cdp.Session, frameID, parentID cdproto.FrameID) {

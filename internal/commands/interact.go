@@ -9,7 +9,6 @@ import (
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/emulation"
 
 	"github.com/browsehq/browse/internal/browser"
 	"github.com/browsehq/browse/internal/safepath"
@@ -267,32 +266,42 @@ func runUpload(ctx context.Context, c *Call) (string, error) {
 }
 
 func runViewport(ctx context.Context, c *Call) (string, error) {
-	if len(c.Args) == 0 {
-		obj, err := c.Tab.Evaluate(ctx, "innerWidth + 'x' + innerHeight + ' (scale ' + devicePixelRatio + ')'")
+	cmd := mustLookup("viewport")
+	scaleFlag, hasScale := c.Flags["--scale"]
+	if len(c.Args) == 0 && !hasScale {
+		v, err := c.Tab.CurrentViewport(ctx)
 		if err != nil {
 			return "", pageError(err)
 		}
-		return "Viewport " + browser.String(obj), nil
+		return fmt.Sprintf("Viewport %dx%d (scale %g)", v.Width, v.Height, v.Scale), nil
 	}
-	w, h, ok := strings.Cut(strings.ToLower(c.Args[0]), "x")
-	width, err1 := strconv.Atoi(w)
-	height, err2 := strconv.Atoi(h)
-	if !ok || err1 != nil || err2 != nil || width < 100 || height < 100 || width > 8000 || height > 8000 {
-		return "", UsageError(mustLookup("viewport"), "Viewport %q must be WIDTHxHEIGHT, each 100–8000 (e.g. 1280x720).", c.Args[0])
-	}
-	scale := 1.0
-	if v, ok := c.Flags["--scale"]; ok {
-		s, err := strconv.ParseFloat(v, 64)
-		if err != nil || s < 1 || s > 3 {
-			return "", UsageError(mustLookup("viewport"), "--scale must be a number from 1 to 3, got %q.", v)
-		}
-		scale = s
-	}
-	if _, err := cdproto.Call(ctx, c.Tab.Session, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: int64(width), Height: int64(height), DeviceScaleFactor: scale}); err != nil {
+	// A size alone keeps the current scale; --scale alone keeps the size.
+	v, err := c.Tab.CurrentViewport(ctx)
+	if err != nil {
 		return "", pageError(err)
 	}
-	return fmt.Sprintf("Viewport %dx%d (scale %g)", width, height, scale), nil
+	if len(c.Args) == 1 {
+		w, h, ok := strings.Cut(strings.ToLower(c.Args[0]), "x")
+		width, err1 := strconv.Atoi(w)
+		height, err2 := strconv.Atoi(h)
+		if !ok || err1 != nil || err2 != nil || width < 100 || height < 100 || width > 8000 || height > 8000 {
+			return "", UsageError(cmd, "Viewport %q must be WIDTHxHEIGHT, each 100–8000 (e.g. 1280x720).", c.Args[0])
+		}
+		v.Width, v.Height = width, height
+	}
+	if hasScale {
+		s, err := strconv.ParseFloat(scaleFlag, 64)
+		if err != nil || s < 1 || s > 3 {
+			return "", UsageError(cmd, "--scale must be a number from 1 to 3, got %q.", scaleFlag)
+		}
+		v.Scale = s
+	}
+	if err := c.Tab.SetViewport(ctx, v); err != nil {
+		return "", pageError(err)
+	}
+	// Tabs opened from now on start with it too.
+	c.Browser.SetDefaultViewport(v)
+	return fmt.Sprintf("Viewport %dx%d (scale %g)", v.Width, v.Height, v.Scale), nil
 }
 
 func runDialogAccept(ctx context.Context, c *Call) (string, error) {

@@ -111,6 +111,10 @@ type Call struct {
 	Tab     *browser.Tab // the target tab (nil for NoTab commands)
 	Daemon  Daemon
 	Timeout time.Duration
+	// ActionTimeout bounds the wait for an element in commands with a
+	// longer deadline of their own (a screenshot of a missing element
+	// fails as fast as a click on it).
+	ActionTimeout time.Duration
 }
 
 // Has reports whether flag name was given.

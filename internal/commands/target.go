@@ -70,6 +70,19 @@ func resolve(ctx context.Context, c *Call, sel string, strict bool) (*target, er
 	}
 }
 
+// resolveElement is resolve (strict) for commands whose own deadline is
+// longer than an element action's: the element is waited for only as long
+// as a click would wait for it.
+func resolveElement(ctx context.Context, c *Call, sel string) (*target, error) {
+	lookup := *c
+	if c.ActionTimeout > 0 && c.ActionTimeout < c.Timeout {
+		lookup.Timeout = c.ActionTimeout
+	}
+	lctx, cancel := context.WithTimeout(ctx, lookup.Timeout)
+	defer cancel()
+	return resolve(lctx, &lookup, sel, true)
+}
+
 func refLabel(sel string, e *browser.RefEntry) string {
 	if e == nil {
 		return sel

@@ -206,7 +206,7 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	call := &commands.Call{Args: args, Flags: flags, Browser: d.browser, Daemon: d, Timeout: timeout}
+	call := &commands.Call{Args: args, Flags: flags, Browser: d.browser, Daemon: d, Timeout: timeout, ActionTimeout: d.cfg.ActionTimeout}
 	if !cmd.NoTab || req.TabID != 0 {
 		tab, err := d.browser.Tab(req.TabID)
 		if err != nil {
