@@ -39,6 +39,7 @@ func init() {
 			fmt.Fprintf(w, `<!doctype html><title>Visual frames</title><body style="margin:0">
 <div style="height:300px"></div>
 <iframe src="http://localhost:%s/visual-child.html" style="border:0;margin-left:40px" width="400" height="200"></iframe>
+<iframe srcdoc="<body style='margin:0'><div style='height:20px'></div><button aria-label='Orange box' style='border:0;margin-left:15px;width:90px;height:45px;background:#ff8000'></button>" style="border:0" width="300" height="100"></iframe>
 <div id="host"></div>
 <script>
 const root = document.getElementById('host').attachShadow({mode: 'closed'});
@@ -112,6 +113,7 @@ var (
 	blue   = color.RGBA{0, 0, 255, 255}
 	green  = color.RGBA{0, 128, 0, 255}
 	purple = color.RGBA{128, 0, 128, 255}
+	orange = color.RGBA{255, 128, 0, 255}
 )
 
 func TestScreenshotModes(t *testing.T) {
@@ -268,6 +270,7 @@ func TestScreenshotInsideFramesAndShadowRoots(t *testing.T) {
 	snap := w.ok("snapshot", "-i")
 	greenRef := refFor(t, snap, `"Green box"`)
 	purpleRef := refFor(t, snap, `"Purple box"`)
+	orangeRef := refFor(t, snap, `"Orange box"`)
 	w.ok("screenshot", greenRef, filepath.Join(dir, "green.png"))
 	img := readImage(t, filepath.Join(dir, "green.png"))
 	if size(img) != "160x80" {
@@ -280,6 +283,12 @@ func TestScreenshotInsideFramesAndShadowRoots(t *testing.T) {
 		t.Fatalf("purple crop inside the closed shadow root is %s", size(img))
 	}
 	allColour(t, img, purple, "element inside a closed shadow root")
+	w.ok("screenshot", orangeRef, filepath.Join(dir, "orange.png"))
+	img = readImage(t, filepath.Join(dir, "orange.png"))
+	if size(img) != "90x45" {
+		t.Fatalf("orange crop inside the same-site iframe is %s", size(img))
+	}
+	allColour(t, img, orange, "element inside a same-site iframe")
 }
 
 func TestScreenshotOverHTTP(t *testing.T) {
