@@ -111,6 +111,12 @@ func (t *Tab) Capture(ctx context.Context, o ShotOptions) (*Shot, error) {
 	if o.Format == page.CaptureScreenshotFormatJpeg || o.Format == page.CaptureScreenshotFormatWebp {
 		q := int64(80)
 		params.Quality = &q
+	} else {
+		// Faster PNG compression: a viewport shot is ~20% quicker and ~40%
+		// larger. An agent waits on the time; a vision model is charged by
+		// pixels, not bytes.
+		fast := true
+		params.OptimizeForSpeed = &fast
 	}
 	if o.Mode != ShotViewport || scale < 1 {
 		params.Clip = &page.Viewport{X: clip.X, Y: clip.Y, Width: clip.W, Height: clip.H, Scale: scale}
