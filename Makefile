@@ -24,10 +24,11 @@ test: chromium
 	go vet ./...
 	CGO_ENABLED=1 go test -race -count=1 ./...
 
-# End-to-end latency of the real CLI (a fresh process per command), then the
-# in-process hot paths.
+# End-to-end latency of the real CLI (a fresh process per command), the
+# screenshot and PDF commands against agent-browser (installed from npm into
+# ~/.cache; skipped when that fails), then the in-process hot paths.
 bench: chromium build
-	go run ./bench -bin $(BIN)
+	go run ./bench -bin $(BIN) -agent-browser "$$(./scripts/install-agent-browser.sh || true)"
 	go test -run XXX -bench . ./internal/...
 
 # A short run of every fuzz target.
@@ -39,6 +40,11 @@ fuzz:
 	go test ./internal/safepath -run XXX -fuzz '^FuzzCheck$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzSnapshotFlags$$' -fuzztime 20s
 	go test ./internal/snapshot -run XXX -fuzz '^FuzzDiff$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzScreenshotArgs$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzParseClip$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzParseDimension$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzParsePDFPayload$$' -fuzztime 20s
+	go test ./internal/browser -run XXX -fuzz '^FuzzImageSize$$' -fuzztime 20s
 
 # docs/commands.md is generated from the command registry.
 docs: build

@@ -1,7 +1,8 @@
 // Command bench measures the real CLI end to end, the way an agent uses it:
 // a fresh `browse` process per command against a page served locally. It
 // prints a table of cold start, warm p50/p95 per command, the bare process
-// floor, and the daemon's memory.
+// floor, and the daemon's memory; then the screenshot and PDF commands timed
+// against agent-browser, a peer with the same design (peers.go).
 package main
 
 import (
@@ -24,6 +25,9 @@ func main() {
 	bin := flag.String("bin", "bin/browse", "the browse binary")
 	runs := flag.Int("n", 60, "warm runs per command")
 	colds := flag.Int("cold", 5, "cold starts")
+	peers := flag.Bool("peers", true, "compare the visual commands with agent-browser")
+	agentBin := flag.String("agent-browser", "", "agent-browser's native binary (scripts/install-agent-browser.sh prints it)")
+	peerRuns := flag.Int("peer-n", 20, "runs per visual command and tool in the peer comparison")
 	flag.Parse()
 	abs, err := filepath.Abs(*bin)
 	if err != nil {
@@ -78,6 +82,9 @@ func main() {
 	if err == nil {
 		fmt.Printf("\ndaemon RSS (excluding Chromium): %s\n", rss(st.PID))
 	}
+	if *peers {
+		comparePeers(b, *agentBin, pageURL, max(*peerRuns, 1))
+	}
 }
 
 type bencher struct{ bin, dir string }
@@ -105,9 +112,14 @@ func (b *bencher) repeat(n int, args ...string) []time.Duration {
 }
 
 func row(name string, ds []time.Duration) []string {
+	pct := func(p float64) string { return ms(percentile(ds, p)) }
+	return []string{name, pct(0.50), pct(0.95), ms(slices.Min(ds))}
+}
+
+// percentile sorts ds in place and returns the p-th (0..1) of it.
+func percentile(ds []time.Duration, p float64) time.Duration {
 	slices.Sort(ds)
-	pct := func(p float64) string { return ms(ds[min(len(ds)-1, int(p*float64(len(ds))))]) }
-	return []string{name, pct(0.50), pct(0.95), ms(ds[0])}
+	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }

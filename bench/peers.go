@@ -1,0 +1,289 @@
+package main
+
+// The visual commands (screenshots and PDF) timed against agent-browser, the
+// fastest peer: a Rust CLI in front of its own long-lived daemon, so both
+// tools pay a fresh process per command and a warm browser behind it. The
+// two run in the same bench, on the same page, one run of each in turn, so a
+// noisy machine slows both alike.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/png" // image.DecodeConfig reads the PNG header
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// tool is a browser CLI driven the way an agent drives it.
+type tool struct {
+	name string
+	bin  string
+	dir  string   // working directory
+	env  []string // added to this process's environment
+}
+
+// commandTimeout bounds every command, so a stuck tool cannot hang the bench.
+const commandTimeout = time.Minute
+
+// run runs one command in a fresh process and returns its wall time and
+// combined output; a non-zero exit or a timeout is an error that quotes the
+// output's first line.
+func (t *tool) run(args ...string) (time.Duration, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, t.bin, args...)
+	cmd.Dir = t.dir
+	cmd.Env = append(os.Environ(), t.env...)
+	// A daemon started by this command may inherit its stdout; do not wait
+	// for the daemon to close it.
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	if err != nil {
+		err = fmt.Errorf("%s %s: %v", t.name, strings.Join(args, " "), err)
+		if line := firstLine(string(out)); line != "" {
+			err = fmt.Errorf("%w: %s", err, line)
+		}
+	}
+	return d, string(out), err
+}
+
+// agentBrowser returns agent-browser set up for the bench: Debian's Chromium
+// (it must not download a browser of its own), a session, socket directory
+// and empty config of its own under dir so a user's agent-browser is neither
+// used nor disturbed, and an idle timeout in case the bench dies before
+// closing it.
+func agentBrowser(bin, dir string) (*tool, error) {
+	config := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(config, []byte("{}\n"), 0o600); err != nil {
+		return nil, err
+	}
+	chromium := os.Getenv("BROWSE_CHROMIUM_PATH")
+	if chromium == "" {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome-headless-shell"} {
+			if p, err := exec.LookPath(name); err == nil {
+				chromium = p
+				break
+			}
+		}
+	}
+	if chromium == "" {
+		return nil, errors.New("no Chromium on PATH")
+	}
+	return &tool{name: "agent-browser", bin: bin, dir: dir, env: []string{
+		"AGENT_BROWSER_EXECUTABLE_PATH=" + chromium,
+		"AGENT_BROWSER_SESSION=browse-bench",
+		"AGENT_BROWSER_SOCKET_DIR=" + filepath.Join(dir, "sockets"),
+		"AGENT_BROWSER_CONFIG=" + config,
+		"AGENT_BROWSER_IDLE_TIMEOUT_MS=300000",
+		"AGENT_BROWSER_NO_VERSION_CHECK=1", // it would fetch a release page
+	}}, nil
+}
+
+// visual is one capture, as each tool spells it; the output path is appended.
+type visual struct {
+	what          string
+	ext           string
+	browse, agent []string
+}
+
+// browse scales a full-page shot down to at most 2000 px a side unless told
+// --full-resolution; agent-browser never does, so both forms are timed.
+var visuals = []visual{
+	{"screenshot, viewport", ".png", []string{"screenshot", "--viewport"}, []string{"screenshot"}},
+	{"screenshot, full page", ".png", []string{"screenshot"}, []string{"screenshot", "--full"}},
+	{"screenshot, full page (browse --full-resolution)", ".png", []string{"screenshot", "--full-resolution"}, []string{"screenshot", "--full"}},
+	{"pdf", ".pdf", []string{"pdf"}, []string{"pdf"}},
+}
+
+// capture is what one tool did for one visual.
+type capture struct {
+	times []time.Duration
+	bytes int64
+	shape string // pixel size of a PNG, page count of a PDF
+	err   error  // the first failure; the tool is not run again for this visual
+}
+
+// shoot runs one capture into path, which it removes first so a stale file
+// cannot pass for a new one, and records the time and the file's size.
+func (c *capture) shoot(t *tool, args []string, path string) {
+	if c.err != nil {
+		return
+	}
+	os.Remove(path)
+	d, _, err := t.run(slices.Concat(args, []string{path})...)
+	if err == nil {
+		var st os.FileInfo
+		if st, err = os.Stat(path); err == nil {
+			c.bytes = st.Size()
+		}
+	}
+	if err != nil {
+		c.err = err
+		return
+	}
+	c.times = append(c.times, d)
+}
+
+// comparePeers prints the section. Whatever goes wrong with agent-browser
+// is one line, and the section is skipped; browse failing a command marks
+// that cell instead, so the peer's figures still show.
+func comparePeers(b *bencher, agentBin, pageURL string, runs int) {
+	fmt.Printf("\nVisual commands against agent-browser (same run, interleaved; %d runs each, viewport 1280x720)\n\n", runs)
+	if agentBin == "" {
+		fmt.Println("skipped: no agent-browser binary given (-agent-browser; `make bench` installs one with scripts/install-agent-browser.sh)")
+		return
+	}
+	dir, err := os.MkdirTemp("", "browse-bench-peer")
+	if err != nil {
+		fmt.Println("skipped:", err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	ab, err := agentBrowser(agentBin, dir)
+	if err != nil {
+		fmt.Println("skipped: agent-browser cannot start:", err)
+		return
+	}
+	_, version, err := ab.run("--version")
+	if err != nil {
+		fmt.Println("skipped: agent-browser does not run:", err)
+		return
+	}
+	defer ab.run("close")
+	// Warm-up: both open the page and get the same viewport. browse
+	// reuses the daemon of the bench above.
+	br := &tool{name: "browse", bin: b.bin, dir: b.dir}
+	for _, step := range []struct {
+		t    *tool
+		args []string
+	}{
+		{ab, []string{"open", pageURL}},
+		{ab, []string{"set", "viewport", "1280", "720"}},
+		{br, []string{"goto", pageURL}},
+		{br, []string{"viewport", "1280x720"}},
+	} {
+		if _, _, err := step.t.run(step.args...); err != nil {
+			if step.t == ab {
+				fmt.Println("skipped: agent-browser cannot start:", err)
+			} else {
+				fmt.Println("skipped:", err)
+			}
+			return
+		}
+	}
+
+	// Below, who is 0 for browse and 1 for agent-browser.
+	tools := [2]*tool{br, ab}
+	shots := make([][2]capture, len(visuals))
+	path := func(i, who int) string {
+		return filepath.Join(dir, fmt.Sprintf("%d-%s%s", i, tools[who].name, visuals[i].ext))
+	}
+	one := func(i, who int) {
+		args := visuals[i].browse
+		if who == 1 {
+			args = visuals[i].agent
+		}
+		shots[i][who].shoot(tools[who], args, path(i, who))
+	}
+	// One untimed run of each, whose file shows what was captured.
+	for i := range visuals {
+		for who := range 2 {
+			one(i, who)
+			if c := &shots[i][who]; c.err == nil {
+				c.times = nil
+				c.shape = shape(path(i, who))
+			}
+		}
+	}
+	// The timed runs. Who goes first alternates, so neither tool always
+	// follows the other's work on the shared CPU.
+	for run := range runs {
+		for i := range visuals {
+			first := run % 2
+			one(i, first)
+			one(i, 1-first)
+		}
+	}
+
+	times := [][]string{{"what", "browse p50", "agent-browser p50", "ratio (browse/agent-browser)", "browse bytes", "agent-browser bytes"}}
+	shapes := [][]string{{"what was captured", "browse", "agent-browser"}}
+	var failures []string
+	for i, v := range visuals {
+		bc, ac := shots[i][0], shots[i][1]
+		ratio := "–"
+		if bc.err == nil && ac.err == nil {
+			ratio = fmt.Sprintf("%.2f×", float64(median(bc.times))/float64(median(ac.times)))
+		}
+		times = append(times, []string{v.what, bc.p50(), ac.p50(), ratio, bc.size(), ac.size()})
+		shapes = append(shapes, []string{v.what, bc.shape, ac.shape})
+		for _, c := range shots[i] {
+			if c.err != nil {
+				failures = append(failures, fmt.Sprintf("%s failed: %v", v.what, c.err))
+			}
+		}
+	}
+	printTable(times)
+	fmt.Println()
+	printTable(shapes)
+	fmt.Println()
+	fmt.Println("peer:", firstLine(version))
+	for _, f := range failures {
+		fmt.Println(f)
+	}
+}
+
+func (c capture) p50() string {
+	if c.err != nil {
+		return "failed"
+	}
+	return ms(median(c.times))
+}
+
+func (c capture) size() string {
+	if c.err != nil {
+		return "–"
+	}
+	return fmt.Sprintf("%d", c.bytes)
+}
+
+// median sorts ds in place.
+func median(ds []time.Duration) time.Duration {
+	return percentile(ds, 0.50)
+}
+
+// shape is a PNG's width and height, read from its header, or a PDF's page
+// count (Chromium writes each page as an uncompressed /Type /Page object).
+func shape(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "unreadable"
+	}
+	if bytes.HasPrefix(data, []byte("%PDF-")) {
+		return fmt.Sprintf("%d pages", len(pdfPage.FindAll(data, -1)))
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return "not a PNG or PDF"
+	}
+	return fmt.Sprintf("%dx%d px", cfg.Width, cfg.Height)
+}
+
+var pdfPage = regexp.MustCompile(`/Type\s*/Page\b`)
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
