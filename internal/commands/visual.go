@@ -13,7 +13,6 @@ import (
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/browsehq/browse/internal/browser"
-	"github.com/browsehq/browse/internal/safepath"
 )
 
 // IsScreenshotPath reports whether a positional screenshot argument is an
@@ -204,9 +203,9 @@ func outputPath(c *Call, path, name string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.Daemon.Workspace(), path)
 	}
-	checked, err := safepath.Check(path, c.Daemon.SafeRoots())
+	checked, err := checkOutputPath(c, path)
 	if err != nil {
-		return "", Errorf("Write under the workspace or the temp directory.", "Refusing to write %s: %v.", path, err)
+		return "", err
 	}
 	if info, err := os.Stat(checked); err == nil && info.IsDir() {
 		return "", Errorf("Give a file name, not a directory.", "%s is a directory.", path)

@@ -131,7 +131,7 @@ func TestDownloadWithPageCookie(t *testing.T) {
 	w.ok("goto", url("/extract-page.html"))
 	dest := filepath.Join(t.TempDir(), "protected.bin")
 	out := w.ok("download", url("/extract/protected.bin"), dest)
-	contains(t, out, fmt.Sprintf("Downloaded %s → %s (%d B, application/octet-stream)", url("/extract/protected.bin"), dest, len(protectedBytes)))
+	contains(t, out, fmt.Sprintf("Downloaded %s → %s (%dB, application/octet-stream)", url("/extract/protected.bin"), dest, len(protectedBytes)))
 	sameFile(t, dest, protectedBytes)
 
 	// Each redirect hop gets the browser's cookies too; a relative URL
@@ -172,7 +172,7 @@ func TestDownloadNavigateContentDisposition(t *testing.T) {
 	sameFile(t, saved, reportCSV)
 
 	dest := filepath.Join(t.TempDir(), "mine.csv")
-	contains(t, w.ok("download", url("/extract/report"), dest, "--navigate"), "→ "+dest+" (19 B, text/csv)")
+	contains(t, w.ok("download", url("/extract/report"), dest, "--navigate"), "→ "+dest+" (19B, text/csv)")
 	sameFile(t, dest, reportCSV)
 
 	// A URL the browser shows rather than downloads is saved from the page.

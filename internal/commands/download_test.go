@@ -162,16 +162,11 @@ func TestRefererFor(t *testing.T) {
 	}
 }
 
-func TestWithExtensionAndSize(t *testing.T) {
+func TestWithExtension(t *testing.T) {
 	if got := withExtension("photo", "image/png"); got != "photo.png" {
 		t.Errorf("withExtension = %q", got)
 	}
 	if got := withExtension("photo.jpeg", "image/png"); got != "photo.jpeg" {
 		t.Errorf("withExtension keeps an extension: %q", got)
-	}
-	for n, want := range map[int64]string{512: "512 B", 12595: "12.3 KB", 3 << 20: "3.0 MB"} {
-		if got := sizeLabel(n); got != want {
-			t.Errorf("sizeLabel(%d) = %q, want %q", n, got, want)
-		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,16 +15,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 
 	"github.com/browsehq/browse/internal/browser"
 	"github.com/browsehq/browse/internal/safepath"
@@ -73,7 +68,7 @@ func runDownload(ctx context.Context, c *Call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	line := fmt.Sprintf("Downloaded %s → %s (%s, %s)", shortURL(raw), saved, sizeLabel(n), src.mime)
+	line := fmt.Sprintf("Downloaded %s → %s (%s, %s)", shortURL(raw), saved, browser.HumanBytes(n), src.mime)
 	if src.suggested && dest.file == "" {
 		line += fmt.Sprintf(", saved by the browser under its suggested name %q", src.name)
 	} else if src.byBrowser {
@@ -271,7 +266,7 @@ func nativeDownloadError(u string, err error) error {
 	case errors.As(err, &ne):
 		return &Error{Status: 502, Msg: fmt.Sprintf("Download of %s failed: %s.", u, ne.Code), Hint: "Cause: " + browser.NetErrorHint(ne.Code) + "."}
 	case errors.Is(err, browser.ErrDownloadTooLarge):
-		return &Error{Status: 413, Msg: fmt.Sprintf("Download of %s stopped: it is larger than %s.", u, sizeLabel(maxDownloadBytes)), Hint: "Fetch it outside browse (curl)."}
+		return &Error{Status: 413, Msg: fmt.Sprintf("Download of %s stopped: it is larger than %s.", u, browser.HumanBytes(maxDownloadBytes)), Hint: "Fetch it outside browse (curl)."}
 	case errors.Is(err, browser.ErrDownloadCanceled):
 		return &Error{Status: 502, Msg: fmt.Sprintf("The browser canceled the download of %s.", u), Hint: "The server may have closed the connection; retry, or try without --navigate."}
 	case errors.Is(err, context.DeadlineExceeded):
@@ -484,7 +479,7 @@ func httpStatusError(u string, resp *http.Response) error {
 }
 
 func tooLargeError(u string, limit int64) error {
-	return &Error{Status: 413, Msg: fmt.Sprintf("Download of %s is larger than %s.", shortURL(u), sizeLabel(limit)),
+	return &Error{Status: 413, Msg: fmt.Sprintf("Download of %s is larger than %s.", shortURL(u), browser.HumanBytes(limit)),
 		Hint: "Fetch it outside browse (curl), or pick a smaller file."}
 }
 
@@ -515,9 +510,9 @@ func saveStream(dest destination, prefix string, src *source) (string, int64, er
 	case errors.Is(err, context.DeadlineExceeded):
 		return "", 0, &Error{Status: 504, Msg: "The download did not finish in time.", Hint: "Retry with a longer --timeout MS."}
 	case err != nil:
-		return "", 0, Errorf("Retry the download.", "The download broke off after %s: %v.", sizeLabel(n), err)
+		return "", 0, Errorf("Retry the download.", "The download broke off after %s: %v.", browser.HumanBytes(n), err)
 	case n > maxDownloadBytes:
-		return "", 0, &Error{Status: 413, Msg: fmt.Sprintf("The download is larger than %s; nothing was written.", sizeLabel(maxDownloadBytes)), Hint: "Fetch it outside browse (curl)."}
+		return "", 0, &Error{Status: 413, Msg: fmt.Sprintf("The download is larger than %s; nothing was written.", browser.HumanBytes(maxDownloadBytes)), Hint: "Fetch it outside browse (curl)."}
 	}
 	final := dest.file
 	if final == "" {
@@ -550,7 +545,7 @@ func inlineDataURL(src *source) (string, error) {
 		return "", Errorf("Retry the download.", "The download broke off: %v.", err)
 	}
 	if len(data) > maxInlineBytes {
-		return "", &Error{Status: 413, Msg: fmt.Sprintf("The file is larger than %s, too big for --base64.", sizeLabel(maxInlineBytes)),
+		return "", &Error{Status: 413, Msg: fmt.Sprintf("The file is larger than %s, too big for --base64.", browser.HumanBytes(maxInlineBytes)),
 			Hint: "Drop --base64 to save it to a file instead."}
 	}
 	return "data:" + src.mime + ";base64," + base64.StdEncoding.EncodeToString(data), nil
@@ -690,297 +685,4 @@ func shortURL(u string) string {
 		return truncateUTF8(u, 40) + "…"
 	}
 	return u
-}
-
-// sizeLabel renders a byte count for people: "512 B", "12.3 KB", "4.0 MB".
-func sizeLabel(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// ---- scrape ----
-
-// scrapeItem is one media URL the page lists, and what became of it.
-type scrapeItem struct {
-	URL    string `json:"url"`
-	File   string `json:"file,omitempty"`
-	Bytes  int64  `json:"bytes"`
-	Type   string `json:"type,omitempty"`
-	Status int    `json:"status,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
-func runScrape(ctx context.Context, c *Call) (string, error) {
-	cmd := mustLookup("scrape")
-	kind := c.Args[0]
-	if kind != "images" && kind != "videos" && kind != "media" {
-		return "", UsageError(cmd, "Scrape images, videos or media, not %q.", kind)
-	}
-	limit, err := scrapeLimit(c)
-	if err != nil {
-		return "", err
-	}
-	dir, made, err := scrapeDir(c)
-	if err != nil {
-		return "", err
-	}
-	found, err := collectMedia(ctx, c, kind, c.Flags["--selector"])
-	if err != nil {
-		return "", err
-	}
-	if len(found) == 0 {
-		return fmt.Sprintf("Found no %s on the page; nothing was written.", kind), nil
-	}
-	urls := found
-	if len(urls) > limit {
-		urls = urls[:limit]
-	}
-	if made {
-		if dir, err = os.MkdirTemp(dir, "browse-scrape-"); err != nil {
-			return "", Errorf("Check the temp directory.", "Cannot create a directory for the files: %v.", err)
-		}
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", Errorf("Check the path.", "Cannot create %s: %v.", dir, err)
-	}
-	items := downloadAll(ctx, c, urls, dir)
-	if err := writeManifest(dir, items); err != nil {
-		return "", err
-	}
-	summary, saved := scrapeSummary(items, len(found), limit, dir)
-	if saved == 0 {
-		return "", &Error{Status: 502, Msg: summary, Hint: "Every download failed; manifest.json has each error. Check the page's URLs with 'media'."}
-	}
-	return summary, nil
-}
-
-func scrapeLimit(c *Call) (int, error) {
-	v, ok := c.Flags["--limit"]
-	if !ok {
-		return defaultScrapeLimit, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxScrapeLimit {
-		return 0, UsageError(mustLookup("scrape"), "--limit takes a number from 1 to %d, not %q.", maxScrapeLimit, v)
-	}
-	return n, nil
-}
-
-// scrapeDir is --dir, checked, or the temp dir in which a fresh directory
-// is made (made is true) once there is something to write.
-func scrapeDir(c *Call) (dir string, made bool, err error) {
-	dir, given := c.Flags["--dir"]
-	if !given {
-		dir = os.TempDir()
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(c.Daemon.Workspace(), dir)
-	}
-	checked, err := checkOutputPath(c, dir)
-	if err != nil {
-		return "", false, err
-	}
-	if info, err := os.Stat(checked); err == nil && !info.IsDir() {
-		return "", false, Errorf("Give a directory for --dir.", "%s is a file, not a directory.", dir)
-	}
-	return checked, !given, nil
-}
-
-// collectMediaJS lists media URLs, deduplicated, in page order: images
-// (their largest srcset candidate, else what they show) and video posters;
-// videos and audio with their <source> children.
-const collectMediaJS = `(scope, kind) => {
-	const roots = scope ? [...document.querySelectorAll(scope)] : [document];
-	const within = sel => {
-		const found = new Set();
-		for (const r of roots) {
-			if (r.matches && r.matches(sel)) found.add(r);
-			for (const el of r.querySelectorAll(sel)) found.add(el);
-		}
-		return [...found];
-	};
-	const largest = srcset => {
-		let best = '', score = -1;
-		for (const part of srcset.split(/,\s+/)) {
-			const [u, d = '1x'] = part.trim().split(/\s+/);
-			const n = parseFloat(d) || 1;
-			if (u && n > score) { best = u; score = n; }
-		}
-		return best;
-	};
-	const out = [], seen = new Set();
-	const add = u => {
-		if (!u) return;
-		let abs;
-		try { abs = new URL(u, document.baseURI).href } catch (e) { return }
-		if (abs.startsWith('blob:') || seen.has(abs)) return;
-		seen.add(abs);
-		out.push(abs);
-	};
-	if (kind !== 'videos') {
-		for (const img of within('img')) add((img.srcset && largest(img.srcset)) || img.currentSrc || img.src);
-		for (const v of within('video[poster]')) add(v.poster);
-	}
-	if (kind !== 'images') {
-		for (const m of within('video, audio')) {
-			add(m.currentSrc || m.src);
-			for (const s of m.querySelectorAll('source[src]')) add(s.src);
-		}
-	}
-	return JSON.stringify(out);
-}`
-
-func collectMedia(ctx context.Context, c *Call, kind, scope string) ([]string, error) {
-	args, _ := json.Marshal([]string{scope, kind})
-	expr := "(" + collectMediaJS + ")(..." + string(args) + ")"
-	obj, err := c.Tab.EvaluateIn(ctx, c.Tab.CurrentFrame(), expr)
-	if err != nil {
-		var je *browser.JSError
-		if scope != "" && errors.As(err, &je) {
-			return nil, Errorf("Check the syntax, or leave --selector out.", "%q is not a valid CSS selector.", scope)
-		}
-		return nil, pageError(err)
-	}
-	var urls []string
-	if err := json.Unmarshal([]byte(browser.String(obj)), &urls); err != nil {
-		return nil, pageError(fmt.Errorf("reading the page's media list: %w", err))
-	}
-	return urls, nil
-}
-
-// downloadAll fetches urls into dir, a few at a time. Each file succeeds or
-// fails on its own; failures are recorded, never fatal.
-func downloadAll(ctx context.Context, c *Call, urls []string, dir string) []scrapeItem {
-	items := make([]scrapeItem, len(urls))
-	f, ferr := newFetcher(ctx, c)
-	turns := make(chan struct{}, scrapeParallel)
-	var wg sync.WaitGroup
-	for i, u := range urls {
-		items[i].URL = u
-		if ferr != nil {
-			items[i].Error = errorText(ferr)
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			turns <- struct{}{}
-			defer func() { <-turns }()
-			items[i] = scrapeOne(ctx, c, f, u, dir, fmt.Sprintf("%03d-", i+1))
-		}()
-	}
-	wg.Wait()
-	return items
-}
-
-func scrapeOne(ctx context.Context, c *Call, f *fetcher, u, dir, prefix string) scrapeItem {
-	item := scrapeItem{URL: u}
-	if ctx.Err() != nil {
-		item.Error = "not fetched: the command's deadline passed"
-		return item
-	}
-	var src *source
-	var err error
-	if strings.HasPrefix(strings.ToLower(u), "data:") {
-		src, err = openSource(ctx, c, u, false)
-	} else {
-		src, err = f.open(ctx, u)
-	}
-	if err != nil {
-		item.Error = scrapeError(u, err)
-		return item
-	}
-	defer src.close()
-	saved, n, err := saveStream(destination{dir: dir}, prefix, src)
-	if err != nil {
-		item.Error = scrapeError(u, err)
-		return item
-	}
-	item.File, item.Bytes, item.Type, item.Status = filepath.Base(saved), n, src.mime, src.status
-	return item
-}
-
-func errorText(err error) string {
-	var ce *Error
-	if errors.As(err, &ce) {
-		return ce.Msg
-	}
-	return err.Error()
-}
-
-// scrapeError words a failed file for the manifest, where the URL is
-// already beside it: "HTTP 404 Not Found".
-func scrapeError(u string, err error) string {
-	msg := strings.TrimPrefix(errorText(err), "Download of "+shortURL(u)+" failed: ")
-	return strings.TrimSuffix(msg, ".")
-}
-
-func writeManifest(dir string, items []scrapeItem) error {
-	data, err := json.MarshalIndent(items, "", "  ")
-	if err != nil {
-		return err
-	}
-	p := filepath.Join(dir, "manifest.json")
-	if err := os.WriteFile(p, append(data, '\n'), 0o644); err != nil {
-		return Errorf("Check the directory's permissions.", "Cannot write %s: %v.", p, err)
-	}
-	return nil
-}
-
-// scrapeSummary is one line, then a line per failure (at most five), and
-// the number of files saved.
-func scrapeSummary(items []scrapeItem, found, limit int, dir string) (string, int) {
-	ok := 0
-	var failures []string
-	for _, it := range items {
-		if it.Error == "" {
-			ok++
-		} else if len(failures) < 5 {
-			failures = append(failures, "  failed: "+shortURL(it.URL)+": "+it.Error)
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Scraped %d of %d files to %s (manifest.json)", ok, len(items), dir)
-	if found > limit {
-		fmt.Fprintf(&b, "; %d found, --limit %d", found, limit)
-	}
-	for _, f := range failures {
-		b.WriteString("\n" + f)
-	}
-	if n := len(items) - ok - len(failures); n > 0 {
-		fmt.Fprintf(&b, "\n  … and %d more failures (see manifest.json)", n)
-	}
-	return b.String(), ok
-}
-
-// ---- archive ----
-
-func runArchive(ctx context.Context, c *Call) (string, error) {
-	p := filepath.Join(os.TempDir(), fmt.Sprintf("browse-archive-%d.mhtml", time.Now().UnixMilli()))
-	if len(c.Args) == 1 {
-		p = c.Args[0]
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(c.Daemon.Workspace(), p)
-		}
-	}
-	checked, err := checkOutputPath(c, p)
-	if err != nil {
-		return "", err
-	}
-	if info, err := os.Stat(checked); err == nil && info.IsDir() {
-		return "", Errorf("Give a file name, not a directory.", "%s is a directory.", p)
-	}
-	snap, err := cdproto.Call(ctx, c.Tab.Session, page.CaptureSnapshot, page.CaptureSnapshotParams{Format: page.CaptureSnapshotFormatMhtml})
-	if err != nil {
-		return "", pageError(err)
-	}
-	src := &source{Reader: strings.NewReader(snap.Data), mime: "multipart/related"}
-	saved, n, err := saveStream(destination{file: checked}, "", src)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("Archived %s → %s (%s, MHTML)", c.Tab.URL(), saved, sizeLabel(n)), nil
 }
