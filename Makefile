@@ -47,6 +47,7 @@ fuzz:
 	go test ./internal/browser -run XXX -fuzz '^FuzzImageSize$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzSafeFileName$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseDataURL$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzCompactJSON$$' -fuzztime 20s
 
 # docs/commands.md is generated from the command registry.
 docs: build
