@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -291,18 +289,8 @@ func TestHTTPAPIErrors(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("url")
 	st := w.state()
-	base := "http://127.0.0.1:" + strconv.Itoa(st.Port)
 	post := func(path, token, body string) (int, map[string]string, string) {
-		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
+		resp, raw := w.call("POST", path, token, body)
 		var m map[string]string
 		json.Unmarshal(raw, &m)
 		return resp.StatusCode, m, string(raw)
@@ -330,12 +318,7 @@ func TestHTTPAPIErrors(t *testing.T) {
 		t.Fatalf("stop in a batch: %s", body)
 	}
 	// /health needs no token and gives none out.
-	resp, err := http.Get(base + "/health")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, raw := w.call("GET", "/health", "", "")
 	if resp.StatusCode != 200 || bytes.Contains(raw, []byte(st.Token)) || !bytes.Contains(raw, []byte(`"healthy"`)) {
 		t.Fatalf("health: %d %s", resp.StatusCode, raw)
 	}

@@ -8,7 +8,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -339,20 +338,9 @@ func TestFileRoute(t *testing.T) {
 	w := shared(t)
 	w.ok("url") // the daemon is up
 	st := w.state()
-	base := fmt.Sprintf("http://127.0.0.1:%d/file?path=", st.Port)
 	get := func(path, token string) (*http.Response, []byte) {
 		t.Helper()
-		req, _ := http.NewRequest("GET", base+path, nil)
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return resp, body
+		return w.call("GET", "/file?path="+path, token, "")
 	}
 
 	file := filepath.Join(t.TempDir(), "served.png")

@@ -6,6 +6,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -234,6 +235,26 @@ func (w *workspace) fails(want string, args ...string) result {
 		w.t.Fatalf("browse %s: stderr %q does not mention %q", strings.Join(args, " "), r.stderr, want)
 	}
 	return r
+}
+
+// call sends one HTTP request to the workspace's running daemon, with token
+// as the bearer ("" sends none), and returns the response and its body.
+func (w *workspace) call(method, path, token, body string) (*http.Response, []byte) {
+	w.t.Helper()
+	req, err := http.NewRequest(method, "http://127.0.0.1:"+strconv.Itoa(w.state().Port)+path, strings.NewReader(body))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp, data
 }
 
 func (w *workspace) state() *state.File {

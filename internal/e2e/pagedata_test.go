@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -318,15 +317,7 @@ func TestPerf(t *testing.T) {
 // active mark) and the active tab's refs.
 func tabState(t *testing.T, w *workspace) string {
 	t.Helper()
-	st := w.state()
-	req, _ := http.NewRequest("GET", "http://127.0.0.1:"+strconv.Itoa(st.Port)+"/refs", nil)
-	req.Header.Set("Authorization", "Bearer "+st.Token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	refs, _ := io.ReadAll(resp.Body)
+	_, refs := w.call("GET", "/refs", w.state().Token, "")
 	return w.ok("tabs") + "\nrefs: " + string(refs)
 }
 

@@ -3,8 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"image/png"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -140,14 +138,7 @@ func TestRefsEndpoint(t *testing.T) {
 	w.ok("goto", url("/interact.html"))
 	snap := w.ok("snapshot", "-i")
 	st := w.state()
-	req, _ := http.NewRequest("GET", "http://127.0.0.1:"+strconv.Itoa(st.Port)+"/refs", nil)
-	req.Header.Set("Authorization", "Bearer "+st.Token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, body := w.call("GET", "/refs", st.Token, "")
 	var v struct {
 		Refs []struct {
 			Ref, Role, Name string

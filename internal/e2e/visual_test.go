@@ -8,7 +8,6 @@ import (
 	"image/color"
 	_ "image/jpeg"
 	"image/png"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -294,16 +293,7 @@ func TestScreenshotInsideFramesAndShadowRoots(t *testing.T) {
 func TestScreenshotOverHTTP(t *testing.T) {
 	w := shared(t)
 	w.ok("goto", url("/visual.html"))
-	st := w.state()
-	body := `{"command":"screenshot","args":["--base64","--clip","100,50,200,100"]}`
-	req, _ := http.NewRequest("POST", fmt.Sprintf("http://127.0.0.1:%d/command", st.Port), strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+st.Token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, _ := io.ReadAll(res.Body)
+	res, out := w.call("POST", "/command", w.state().Token, `{"command":"screenshot","args":["--base64","--clip","100,50,200,100"]}`)
 	if res.StatusCode != 200 || !bytes.HasPrefix(out, []byte("data:image/png;base64,")) {
 		t.Fatalf("POST /command screenshot: %d %.100s", res.StatusCode, out)
 	}
