@@ -26,6 +26,9 @@ type Tab struct {
 	turn chan struct{}
 
 	ready chan struct{}
+	// gone is closed when the tab closes or its renderer crashes.
+	gone     chan struct{}
+	goneOnce sync.Once
 
 	mu       sync.Mutex
 	url      string
@@ -72,6 +75,7 @@ func newTab(b *Browser, id int, info *target.Info, s *cdp.Session) *Tab {
 		Session:  s,
 		b:        b,
 		ready:    make(chan struct{}),
+		gone:     make(chan struct{}),
 		turn:     make(chan struct{}, 1),
 		url:      info.URL,
 		title:    info.Title,
@@ -170,12 +174,29 @@ func (t *Tab) markClosed() {
 	t.mu.Lock()
 	t.closed = true
 	t.mu.Unlock()
+	t.goneOnce.Do(func() { close(t.gone) })
 }
 
 func (t *Tab) markCrashed() {
 	t.mu.Lock()
 	t.crashed = true
 	t.mu.Unlock()
+	t.goneOnce.Do(func() { close(t.gone) })
+}
+
+// Bound returns a context that also ends when the tab goes away, so a
+// command waiting on a closed or crashed tab stops at once instead of at
+// its deadline.
+func (t *Tab) Bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-t.gone:
+			cancel(ErrTabGone)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { cancel(nil) }
 }
 
 // ErrTabGone is returned for a tab that was closed or whose renderer crashed.

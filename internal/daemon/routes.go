@@ -227,9 +227,17 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 		if err := call.Tab.Alive(); err != nil {
 			return "", &commands.Error{Status: 410, Msg: fmt.Sprintf("Tab %d is gone: %v.", call.Tab.ID, err), Hint: "Run 'tabs', then 'tab <id>' or 'newtab <url>'."}
 		}
+		var unbind context.CancelFunc
+		ctx, unbind = call.Tab.Bound(ctx)
+		defer unbind()
 	}
 	out, err = cmd.Run(ctx, call)
 	if err != nil {
+		if call.Tab != nil && call.Tab.Alive() != nil {
+			// Whatever the browser said, the real cause is the tab going away.
+			return "", &commands.Error{Status: 410, Msg: fmt.Sprintf("Tab %d went away while '%s' ran: %v.", call.Tab.ID, cmd.Name, call.Tab.Alive()),
+				Hint: "Run 'tabs', then 'tab <id>' or 'newtab <url>', and run the command again."}
+		}
 		return "", asError(err)
 	}
 	return out, nil

@@ -466,3 +466,23 @@ func TestLoadHTML(t *testing.T) {
 	w.fails("needs a JSON object", "setContent", "--from-file", page)
 	contains(t, w.ok("text"), "from a payload")
 }
+
+func TestTabClosedMidCommand(t *testing.T) {
+	w := newWorkspace(t)
+	w.ok("newtab", url("/visual.html"))
+	done := make(chan result, 1)
+	go func() { done <- w.run("--tab-id", "2", "js", "await new Promise(r => setTimeout(r, 4000))") }()
+	time.Sleep(1500 * time.Millisecond)
+	w.ok("closetab", "2")
+	closed := time.Now()
+	r := <-done
+	// It stops when the tab goes, not at its 15 s deadline.
+	if waited := time.Since(closed); waited > 8*time.Second {
+		t.Fatalf("the command waited %s after its tab closed", waited)
+	}
+	if r.code != 1 || !strings.Contains(r.stderr, "Tab 2 went away while 'js' ran") {
+		t.Fatalf("command on a tab closed under it: exit %d, %s", r.code, r.stderr)
+	}
+	// The daemon and the other tab carry on.
+	contains(t, w.ok("screenshot", "--viewport", filepath.Join(t.TempDir(), "after.png")), "1280x720")
+}
