@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
@@ -13,6 +14,9 @@ import (
 // Taller captures make Chromium allocate one huge surface (and can fail or
 // stall); past this height an agent is better served by --clip or scrolling.
 const MaxFullPageHeight = 16384
+
+// ErrOutsideViewport is a ShotRegion that does not overlap the viewport.
+var ErrOutsideViewport = errors.New("the region lies outside the viewport")
 
 // Rect is a region in CSS pixels.
 type Rect struct{ X, Y, W, H float64 }
@@ -93,7 +97,7 @@ func (t *Tab) Capture(ctx context.Context, o ShotOptions) (*Shot, error) {
 		x0, y0 := max(r.X, 0), max(r.Y, 0)
 		x1, y1 := min(r.X+r.W, viewport.W), min(r.Y+r.H, viewport.H)
 		if x1 <= x0 || y1 <= y0 {
-			return nil, fmt.Errorf("the region %gx%g at %g,%g lies outside the %gx%g viewport", r.W, r.H, r.X, r.Y, viewport.W, viewport.H)
+			return nil, fmt.Errorf("%w (%gx%g at %g,%g; the viewport is %gx%g)", ErrOutsideViewport, r.W, r.H, r.X, r.Y, viewport.W, viewport.H)
 		}
 		clip = Rect{X: viewport.X + x0, Y: viewport.Y + y0, W: x1 - x0, H: y1 - y0}
 	case ShotElement:

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -130,46 +131,36 @@ func runScreenshot(ctx context.Context, c *Call) (string, error) {
 	if !r.fullRes {
 		opts.MaxSide = browser.MaxImageSide
 	}
+	// The path is checked before any work: a refused path fails at once.
+	path := ""
+	if !r.base64 {
+		if path, err = outputPath(c, r.path, "browse-screenshot.png"); err != nil {
+			return "", err
+		}
+		opts.Format, _ = imageFormat(path) // parseScreenshot vetted the extension
+	}
+	var t *target
 	switch {
 	case r.selector != "":
-		t, err := resolveElement(ctx, c, r.selector)
-		if err != nil {
+		if t, err = resolveElement(ctx, c, r.selector); err != nil {
 			return "", err
 		}
 		defer t.el.Release()
 		opts.Mode, opts.Element = browser.ShotElement, t.el
-		return capture(ctx, c, r, opts, t)
 	case r.clip != nil:
 		opts.Mode, opts.Region = browser.ShotRegion, *r.clip
 	case r.viewport:
 		opts.Mode = browser.ShotViewport
 	}
-	return capture(ctx, c, r, opts, nil)
-}
-
-// capture takes the shot and writes it (or prints it as a data: URL).
-func capture(ctx context.Context, c *Call, r screenshotRequest, opts browser.ShotOptions, t *target) (string, error) {
-	path := ""
-	if !r.base64 {
-		var err error
-		if path, err = outputPath(c, r.path, "browse-screenshot.png"); err != nil {
-			return "", err
-		}
-		if opts.Format, err = imageFormat(path); err != nil {
-			return "", err
-		}
-	}
 	shot, err := c.Tab.Capture(ctx, opts)
-	if err != nil {
-		if t != nil {
-			return "", actionError(t, err)
-		}
-		if r.clip != nil && !browser.IsStale(err) && ctx.Err() == nil {
-			return "", Errorf("Clip coordinates are relative to the viewport's top left; run 'viewport' to see its size.", "Cannot clip: %v.", err)
-		}
+	switch {
+	case errors.Is(err, browser.ErrOutsideViewport):
+		return "", Errorf("Clip coordinates are relative to the viewport's top left; run 'viewport' to see its size.", "Cannot clip: %v.", err)
+	case err != nil && t != nil:
+		return "", actionError(t, err)
+	case err != nil:
 		return "", pageError(err)
-	}
-	if r.base64 {
+	case r.base64:
 		return "data:image/" + string(opts.Format) + ";base64," + base64.StdEncoding.EncodeToString(shot.Data), nil
 	}
 	if err := writeOutput(path, shot.Data); err != nil {

@@ -207,7 +207,7 @@ func TestScreenshotBadInput(t *testing.T) {
 	w.fails("x,y,width,height", "screenshot", "--clip", "1,2,3")
 	w.fails("use a .png", "screenshot", filepath.Join(dir, "a.gif"))
 	w.fails("outside the allowed directories", "screenshot", "/etc/browse-shot.png")
-	w.fails("lies outside the 1280x720 viewport", "screenshot", "--clip", "5000,5000,10,10")
+	w.fails("lies outside the viewport (10x10 at 5000,5000; the viewport is 1280x720)", "screenshot", "--clip", "5000,5000,10,10")
 	start := time.Now()
 	w.fails("not found", "screenshot", "#missing")
 	if took := time.Since(start); took > 8*time.Second {
