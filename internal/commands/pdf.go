@@ -50,8 +50,8 @@ var paperSizes = map[string][2]float64{
 	"a4":     {8.27, 11.69},
 }
 
-// pdfFlagFields maps each value flag to its field, so flags and payload keys
-// cannot drift apart.
+// valueFlags maps each value flag to its field; switches does the same for
+// the flags without a value.
 func (o *pdfOptions) valueFlags() map[string]*string {
 	return map[string]*string{
 		"--format": &o.Format, "--width": &o.Width, "--height": &o.Height, "--margins": &o.Margins,
@@ -182,11 +182,12 @@ func (o *pdfOptions) printParams() (page.PrintToPDFParams, error) {
 		// print the date and title.
 		p.HeaderTemplate, p.FooterTemplate = orEmptySpan(o.HeaderTemplate), orEmptySpan(footer)
 		// Templates draw inside the margins: leave them room unless told.
-		for _, m := range margins {
-			if *m.into == nil && m.val == "" && o.Margins == "" && (m.name == "--margin-top" || m.name == "--margin-bottom") {
-				room := 0.6
-				*m.into = &room
-			}
+		room := 0.6
+		if p.MarginTop == nil {
+			p.MarginTop = &room
+		}
+		if p.MarginBottom == nil {
+			p.MarginBottom = &room
 		}
 	}
 	if o.Landscape {
