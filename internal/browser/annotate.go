@@ -79,7 +79,9 @@ func (t *Tab) Annotate(ctx context.Context, refs []RefEntry) ([]byte, error) {
 	if _, err := t.Evaluate(ctx, "("+overlayJS+")("+string(boxesJSON)+")"); err != nil {
 		return nil, err
 	}
-	defer t.Evaluate(context.WithoutCancel(ctx), "document.getElementById('__browse_annotations')?.remove()")
+	defer Afterward(func(ctx context.Context) {
+		t.Evaluate(ctx, "document.getElementById('__browse_annotations')?.remove()")
+	})
 	shot, err := t.Capture(ctx, ShotOptions{Mode: ShotViewport, MaxSide: MaxImageSide})
 	if err != nil {
 		return nil, err

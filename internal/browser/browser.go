@@ -344,10 +344,16 @@ func (b *Browser) onAttached(parentSession string, ev *target.EventAttachedToTar
 		}
 		b.nextTabID++
 		tab := newTab(b, b.nextTabID, info, s)
-		b.tabs = append(b.tabs, tab)
 		b.byTarget[info.TargetID] = tab
 		b.sessions[s.ID()] = &frameTarget{tab: tab, session: s, frameID: cdproto.FrameID(info.TargetID)}
-		if b.activeID == 0 || info.OpenerID != "" {
+		if opener := b.byTarget[info.OpenerID]; opener != nil && opener.scratch {
+			// A page opened from a scratch tab is scratch too: never listed,
+			// never active, closed with its opener.
+			tab.scratch = true
+		} else {
+			b.tabs = append(b.tabs, tab)
+		}
+		if !tab.scratch && (b.activeID == 0 || info.OpenerID != "") {
 			// The first tab, and pages a page opened (target=_blank,
 			// window.open), become the active tab, as they would for a user.
 			b.activeID = tab.ID

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/browsehq/browse/internal/cdp"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
@@ -65,17 +67,11 @@ func (t *Tab) Capture(ctx context.Context, o ShotOptions) (*Shot, error) {
 			return nil, err
 		}
 	}
-	// The layout metrics and the device scale factor, asked for together.
-	dpr := 1.0
-	dprDone := make(chan struct{})
-	go func() {
-		defer close(dprDone)
-		if obj, err := t.Evaluate(ctx, "devicePixelRatio"); err == nil {
-			decodeInto(obj.Value, &dpr)
-		}
-	}()
+	dpr, err := t.deviceScale(ctx)
+	if err != nil {
+		return nil, err
+	}
 	m, err := cdproto.Call(ctx, t.Session, page.GetLayoutMetrics, cdproto.Empty{})
-	<-dprDone
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +121,25 @@ func (t *Tab) Capture(ctx context.Context, o ShotOptions) (*Shot, error) {
 	return t.captureAs(ctx, params, shot)
 }
 
+// deviceScale is the tab's device scale factor: the emulated one when set
+// (every tab of a launched browser), else the page's devicePixelRatio. The
+// emulated value is preferred because a page can redefine devicePixelRatio,
+// and the 2000 px cap must not depend on what a page says.
+func (t *Tab) deviceScale(ctx context.Context) (float64, error) {
+	if v, ok := t.ViewportOverride(); ok {
+		return v.Scale, nil
+	}
+	obj, err := t.Evaluate(ctx, "devicePixelRatio")
+	if err != nil {
+		return 0, err
+	}
+	dpr := 1.0
+	if !decodeInto(obj.Value, &dpr) || dpr <= 0 {
+		dpr = 1
+	}
+	return dpr, nil
+}
+
 // fitsAsIs reports whether a viewport shot is known, without asking the
 // page, to need no scaling: the tab's emulated viewport says its size.
 func (t *Tab) fitsAsIs(maxSide int) bool {
@@ -168,7 +183,13 @@ func (t *Tab) elementBox(ctx context.Context, el *Element) (Rect, error) {
 		return Rect{}, err
 	}
 	q, err := cdproto.Call(ctx, el.Session, dom.GetBoxModel, dom.GetBoxModelParams{ObjectID: el.ObjectID})
-	if err != nil || q.Model == nil || len(q.Model.Border) < 8 {
+	var ce *cdp.Error
+	switch {
+	case errors.As(err, &ce) && strings.Contains(ce.Message, "box model"):
+		return Rect{}, &ActionError{Reason: "hidden"} // Chromium: "Could not compute box model."
+	case err != nil:
+		return Rect{}, err
+	case q.Model == nil || len(q.Model.Border) < 8:
 		return Rect{}, &ActionError{Reason: "hidden"}
 	}
 	b := q.Model.Border

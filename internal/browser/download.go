@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	cdproto "github.com/chromedp/cdproto/cdp"
@@ -91,7 +90,7 @@ func (b *Browser) downloadInto(ctx context.Context, dir, url string, maxBytes in
 	}); err != nil {
 		return nil, fmt.Errorf("allowing downloads: %w", err)
 	}
-	defer afterward(func(ctx context.Context) {
+	defer Afterward(func(ctx context.Context) {
 		cdproto.Call(ctx, b.root, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDefault})
 	})
 
@@ -99,7 +98,7 @@ func (b *Browser) downloadInto(ctx context.Context, dir, url string, maxBytes in
 	if err != nil {
 		return nil, err
 	}
-	defer afterward(scratch.close)
+	defer Afterward(scratch.close)
 
 	gate := newRequestGate(scratch.session, allow)
 	defer gate.stop()
@@ -125,14 +124,6 @@ func (b *Browser) downloadInto(ctx context.Context, dir, url string, maxBytes in
 	return savePageResource(ctx, scratch.session, dir, maxBytes)
 }
 
-// afterward runs cleanup with a short deadline of its own, so it still
-// happens when the command's deadline is what ended the work.
-func afterward(cleanup func(ctx context.Context)) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	cleanup(ctx)
-}
-
 // hiddenPage is a page target created hidden: Chromium attaches it as type
 // "other", so it never becomes one of the agent's tabs.
 type hiddenPage struct {
@@ -150,7 +141,7 @@ func (b *Browser) openHiddenPage(ctx context.Context) (*hiddenPage, error) {
 	p := &hiddenPage{b: b, id: res.TargetID}
 	attached, err := cdproto.Call(ctx, b.root, target.AttachToTarget, target.AttachToTargetParams{TargetID: res.TargetID, Flatten: &yes})
 	if err != nil {
-		afterward(p.close)
+		Afterward(p.close)
 		return nil, fmt.Errorf("attaching to the hidden page: %w", err)
 	}
 	p.session = b.conn.Session(string(attached.SessionID))
@@ -246,7 +237,7 @@ func waitDownload(ctx context.Context, root *cdp.Session, willBegin, progress <-
 	}
 	guid := filepath.Base(d.Path)
 	cancel := func() {
-		afterward(func(ctx context.Context) {
+		Afterward(func(ctx context.Context) {
 			cdproto.Call(ctx, root, browser.CancelDownload, browser.CancelDownloadParams{GUID: guid})
 		})
 	}
@@ -280,9 +271,8 @@ func waitDownload(ctx context.Context, root *cdp.Session, willBegin, progress <-
 // savePageResource saves the document the hidden page shows (the URL was
 // not a download: an image, a PDF viewer, a text file) once it has loaded.
 func savePageResource(ctx context.Context, s *cdp.Session, dir string, maxBytes int64) (*NativeDownload, error) {
-	loaded := `new Promise(r => document.readyState === 'complete' ? r(true) : addEventListener('load', () => r(true)))`
 	yes := true
-	if _, err := cdproto.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: loaded, AwaitPromise: &yes}); err != nil {
+	if _, err := cdproto.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: LoadWaitJS, AwaitPromise: &yes}); err != nil {
 		return nil, fmt.Errorf("waiting for the page to load: %w", err)
 	}
 	tree, err := cdproto.Call(ctx, s, page.GetResourceTree, cdproto.Empty{})

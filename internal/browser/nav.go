@@ -197,16 +197,28 @@ func NetErrorHint(code string) string {
 	return "check the URL and try again"
 }
 
+// LoadWaitJS resolves once the document's load event has fired.
+const LoadWaitJS = `new Promise(r => document.readyState === 'complete' ? r() : addEventListener('load', () => r(), {once: true}))`
+
 // SetContent replaces the tab's page with html. It first loads a fresh
 // about:blank, so the markup never inherits another site's origin, cookies
-// or storage, then waits for the markup's load event (its images and styles).
-func (t *Tab) SetContent(ctx context.Context, html string) error {
+// or storage, then waits up to loadWait for the markup's load event (its
+// images and styles). The markup is in place either way: pending says that
+// some of what it loads had not arrived.
+func (t *Tab) SetContent(ctx context.Context, html string, loadWait time.Duration) (pending bool, err error) {
 	if _, err := t.Navigate(ctx, "about:blank"); err != nil {
-		return err
+		return false, err
 	}
 	if _, err := cdproto.Call(ctx, t.Session, page.SetDocumentContent, page.SetDocumentContentParams{FrameID: t.MainFrameID(), HTML: html}); err != nil {
-		return err
+		return false, err
 	}
-	_, err := t.Evaluate(ctx, `new Promise(r => document.readyState === 'complete' ? r() : addEventListener('load', () => r(), {once: true}))`)
-	return err
+	wctx, cancel := context.WithTimeout(ctx, loadWait)
+	defer cancel()
+	if _, err := t.Evaluate(wctx, LoadWaitJS); err != nil {
+		if wctx.Err() != nil {
+			return true, nil
+		}
+		return false, err
+	}
+	return false, nil
 }

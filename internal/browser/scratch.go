@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -23,20 +22,20 @@ func (b *Browser) OpenScratchTab(ctx context.Context) (*Tab, error) {
 	}
 	tab, err := b.claimScratch(ctx, res.TargetID)
 	if err != nil {
-		b.closeTarget(ctx, res.TargetID)
+		Afterward(func(ctx context.Context) { b.closeTarget(ctx, res.TargetID) })
 		return nil, err
 	}
 	select {
 	case <-tab.ready:
 	case <-ctx.Done():
-		b.CloseScratchTab(ctx, tab)
+		b.CloseScratchTab(tab)
 		return nil, fmt.Errorf("the scratch tab did not come up: %w", ctx.Err())
 	}
 	// A page opened by a page becomes the active tab (see onAttached), so
 	// pages loaded here may not open any: window.open does nothing.
 	if _, err := cdproto.Call(ctx, tab.Session, page.AddScriptToEvaluateOnNewDocument,
 		page.AddScriptToEvaluateOnNewDocumentParams{Source: noPopupsJS}); err != nil {
-		b.CloseScratchTab(ctx, tab)
+		b.CloseScratchTab(tab)
 		return nil, fmt.Errorf("setting up the scratch tab: %w", err)
 	}
 	return tab, nil
@@ -76,6 +75,7 @@ func (b *Browser) claimScratch(ctx context.Context, id target.ID) (*Tab, error) 
 // other tab existed at its attach), the choice goes back to what it was.
 // b.mu must be held.
 func (b *Browser) hideLocked(t *Tab) {
+	t.scratch = true
 	b.tabs = slices.DeleteFunc(b.tabs, func(x *Tab) bool { return x == t })
 	if b.activeID == t.ID {
 		b.activeID = 0
@@ -85,13 +85,15 @@ func (b *Browser) hideLocked(t *Tab) {
 	}
 }
 
-// CloseScratchTab closes a tab from OpenScratchTab. It runs even when ctx
-// has ended (the command timed out), with a short deadline of its own.
-func (b *Browser) CloseScratchTab(ctx context.Context, t *Tab) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	b.closePopupsOf(ctx, t.TargetID)
-	err := b.closeTarget(ctx, t.TargetID)
+// CloseScratchTab closes a tab from OpenScratchTab, and any page it opened.
+// It runs with a short deadline of its own (see Afterward), so it still
+// happens after the command timed out.
+func (b *Browser) CloseScratchTab(t *Tab) error {
+	var err error
+	Afterward(func(ctx context.Context) {
+		b.closePopupsOf(ctx, t.TargetID)
+		err = b.closeTarget(ctx, t.TargetID)
+	})
 	// Forget it even if the close failed: the browser is then most likely
 	// gone, and a hidden tab must not linger in our maps. removeTab cannot
 	// change the active tab, as the scratch tab is not in the list.
@@ -118,8 +120,6 @@ func (b *Browser) closePopupsOf(ctx context.Context, opener target.ID) {
 }
 
 func (b *Browser) closeTarget(ctx context.Context, id target.ID) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
 	_, err := cdproto.Call(ctx, b.root, target.CloseTarget, target.CloseTargetParams{TargetID: id})
 	return err
 }

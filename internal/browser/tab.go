@@ -42,6 +42,9 @@ type Tab struct {
 	currentFrame cdproto.FrameID
 	refs         *refState
 	viewport     *Viewport // the emulated viewport, if one was set
+	// scratch tabs are a command's own (diff's), kept out of the tab list;
+	// guarded by the browser's mutex.
+	scratch bool
 	// navStarts and reqStarts count main-frame loads and requests begun, so
 	// an action can tell whether it started either.
 	navStarts int64
@@ -182,6 +185,16 @@ func (t *Tab) markCrashed() {
 	t.crashed = true
 	t.mu.Unlock()
 	t.goneOnce.Do(func() { close(t.gone) })
+}
+
+// Afterward runs a clean-up step (restore a viewport, close a scratch page,
+// remove an overlay) with a short deadline of its own: it must still run
+// when the command's deadline is what ended the work, and must never hang
+// on a wedged page, since the tab's turn is held until it returns.
+func Afterward(cleanup func(ctx context.Context)) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	cleanup(ctx)
 }
 
 // Bound returns a context that also ends when the tab goes away, so a

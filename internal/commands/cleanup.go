@@ -124,6 +124,7 @@ const scrollToTextJS = `function(needle) {
 const hideJS = `function(sels) {
 	let n = 0;
 	for (const sel of sels) for (const el of document.querySelectorAll(sel)) {
+		if ('browseHidden' in el.dataset) continue; // matched by an earlier selector
 		el.dataset.browseHidden = el.style.getPropertyValue('display') + '|' + el.style.getPropertyPriority('display');
 		el.style.setProperty('display', 'none', 'important');
 		n++;
@@ -168,11 +169,12 @@ func runPrettyScreenshot(ctx context.Context, c *Call) (string, error) {
 			}
 		}
 		arg, _ := json.Marshal(sels)
-		obj, err := c.Tab.Evaluate(ctx, "("+hideJS+")("+string(arg)+")")
+		frame := c.Tab.CurrentFrame()
+		obj, err := c.Tab.EvaluateIn(ctx, frame, "("+hideJS+")("+string(arg)+")")
 		if err != nil {
 			return "", pageError(err)
 		}
-		defer c.Tab.Evaluate(context.WithoutCancel(ctx), "("+unhideJS+")()")
+		defer browser.Afterward(func(ctx context.Context) { c.Tab.EvaluateIn(ctx, frame, "("+unhideJS+")()") })
 		done = append(done, "hid "+browser.String(obj)+" element(s) for the shot")
 	}
 	if target, ok := c.Flags["--scroll-to"]; ok {
@@ -200,6 +202,8 @@ func runPrettyScreenshot(ctx context.Context, c *Call) (string, error) {
 	return out, nil
 }
 
+const scrollToCentreJS = `function() { this.scrollIntoView({block: 'center', inline: 'nearest'}) }`
+
 // scrollTo brings a ref, a CSS selector or, failing those, a piece of
 // visible text into view.
 func scrollTo(ctx context.Context, c *Call, target string) (string, error) {
@@ -209,14 +213,14 @@ func scrollTo(ctx context.Context, c *Call, target string) (string, error) {
 			return "", err
 		}
 		defer t.el.Release()
-		if _, err := t.el.Call(ctx, `function() { this.scrollIntoView({block: 'center', inline: 'nearest'}) }`); err != nil {
+		if _, err := t.el.Call(ctx, scrollToCentreJS); err != nil {
 			return "", actionError(t, err)
 		}
 		return "scrolled to " + t.label, nil
 	}
 	if el, _, err := c.Tab.QueryCSS(ctx, c.Tab.CurrentFrame(), target); err == nil {
 		defer el.Release()
-		if _, err := el.Call(ctx, `function() { this.scrollIntoView({block: 'center', inline: 'nearest'}) }`); err != nil {
+		if _, err := el.Call(ctx, scrollToCentreJS); err != nil {
 			return "", pageError(err)
 		}
 		return "scrolled to " + target, nil

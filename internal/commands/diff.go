@@ -28,7 +28,7 @@ func runDiff(ctx context.Context, c *Call) (string, error) {
 	if err != nil {
 		return "", pageError(err)
 	}
-	defer c.Browser.CloseScratchTab(ctx, tab)
+	defer c.Browser.CloseScratchTab(tab)
 
 	first, err := loadText(ctx, c, tab, url1)
 	if err != nil {
@@ -49,7 +49,14 @@ type loadedPage struct {
 	text   string
 }
 
-func loadText(ctx context.Context, c *Call, tab *browser.Tab, url string) (loadedPage, error) {
+func loadText(ctx context.Context, c *Call, tab *browser.Tab, url string) (page loadedPage, err error) {
+	defer func() {
+		if err != nil && tab.Alive() != nil {
+			// Not one of the agent's tabs: say so, rather than "run 'tabs'".
+			err = &Error{Status: 502, Msg: fmt.Sprintf("The diff's own page crashed or closed while loading %s; your tabs are untouched.", url),
+				Hint: "Run the diff again; if it keeps failing, open the URL with 'newtab' and look."}
+		}
+	}()
 	status, err := tab.Navigate(ctx, url)
 	if err != nil {
 		return loadedPage{}, diffNavError(c, url, err)

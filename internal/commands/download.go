@@ -23,7 +23,6 @@ import (
 	"github.com/chromedp/cdproto/network"
 
 	"github.com/browsehq/browse/internal/browser"
-	"github.com/browsehq/browse/internal/safepath"
 )
 
 const (
@@ -91,9 +90,6 @@ func downloadDestination(c *Call) (destination, error) {
 	p := os.TempDir()
 	if len(c.Args) == 2 {
 		p = c.Args[1]
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(c.Daemon.Workspace(), p)
-		}
 	}
 	checked, err := checkOutputPath(c, p)
 	if err != nil {
@@ -103,14 +99,6 @@ func downloadDestination(c *Call) (destination, error) {
 		return destination{dir: checked}, nil
 	}
 	return destination{file: checked}, nil
-}
-
-func checkOutputPath(c *Call, p string) (string, error) {
-	checked, err := safepath.Check(p, c.Daemon.SafeRoots())
-	if err != nil {
-		return "", Errorf("Write under the workspace or the temp directory.", "Refusing to write %s: %v.", p, err)
-	}
-	return checked, nil
 }
 
 // downloadTarget turns download's first argument into an absolute URL: a
@@ -165,7 +153,10 @@ func looksLikeURL(s string) bool {
 	scheme := strings.ToLower(schemeOf(s))
 	switch scheme {
 	case "":
-		return false
+		// "example.com/file.pdf", as goto takes it: a host, then a path. CSS
+		// has no '/' outside strings and attribute values.
+		host, _, ok := strings.Cut(s, "/")
+		return ok && strings.Contains(host, ".") && !strings.ContainsAny(host, "[]()'\" :>+~*,=#")
 	case "data", "about", "blob", "javascript", "file", "http", "https":
 		return true
 	}
@@ -278,6 +269,9 @@ func nativeDownloadError(u string, err error) error {
 // checkFetchURL is checkURL, the one validation of URLs the daemon loads,
 // narrowed to what a download may fetch: http and https.
 func checkFetchURL(c *Call, raw string) (string, error) {
+	if strings.HasPrefix(strings.ToLower(raw), "blob:") {
+		return "", Errorf("Run 'media' to see the element's other sources, or save what the page shows with 'screenshot'.", "Refusing to download %s: blob: URLs exist only inside the page that made them.", shortURL(raw))
+	}
 	u, err := checkURL(c, raw)
 	if err != nil {
 		return "", err

@@ -7,16 +7,19 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/browsehq/browse/internal/browser"
-	"github.com/browsehq/browse/internal/safepath"
 )
 
 // defaultMaxHTMLBytes caps load-html at 50 MB unless
 // GSTACK_BROWSE_MAX_HTML_BYTES says otherwise.
 const defaultMaxHTMLBytes = 50 << 20
+
+const htmlLimitHint = "Split the page, or raise GSTACK_BROWSE_MAX_HTML_BYTES."
 
 // htmlExtensions are the files load-html takes.
 var htmlExtensions = []string{".html", ".htm", ".xhtml", ".svg"}
@@ -51,7 +54,8 @@ func runLoadHTML(ctx context.Context, c *Call) (string, error) {
 	case fromFile && len(c.Args) > 0:
 		return "", UsageError(cmd, "Give a file or --from-file, not both.")
 	case fromFile:
-		data, err := readPayload(c, payload)
+		// The payload is JSON: escaping can double the markup's size.
+		data, err := readCheckedFile(c, payload, 2*maxHTMLBytes(), htmlLimitHint)
 		if err != nil {
 			return "", err
 		}
@@ -70,42 +74,27 @@ func runLoadHTML(ctx context.Context, c *Call) (string, error) {
 		return "", UsageError(cmd, "Give the HTML file to load.")
 	}
 	if limit := maxHTMLBytes(); int64(len(html)) > limit {
-		return "", Errorf("Split the page, or raise GSTACK_BROWSE_MAX_HTML_BYTES.", "%s is %s, over the %s limit for load-html.", source, browser.HumanBytes(int64(len(html))), browser.HumanBytes(limit))
+		return "", Errorf(htmlLimitHint, "%s is %s, over the %s limit for load-html.", source, browser.HumanBytes(int64(len(html))), browser.HumanBytes(limit))
 	}
 	if err := CheckHTML(html); err != nil {
 		return "", Errorf("load-html takes HTML or SVG markup.", "Refusing to load %s: %v.", source, err)
 	}
-	if err := c.Tab.SetContent(ctx, string(html)); err != nil {
+	pending, err := c.Tab.SetContent(ctx, string(html), min(10*time.Second, c.Timeout/2))
+	if err != nil {
 		return "", navError(c, "about:blank", err)
 	}
-	return fmt.Sprintf("Loaded %s (%s) into tab %d; its URL is about:blank, so relative links and assets do not resolve", source, browser.HumanBytes(int64(len(html))), c.Tab.ID), nil
+	msg := fmt.Sprintf("Loaded %s (%s) into tab %d; its URL is about:blank, so relative links and assets do not resolve", source, browser.HumanBytes(int64(len(html))), c.Tab.ID)
+	if pending {
+		msg += "\nNote: the markup is in place, but some of its images, styles or scripts were still loading; 'wait --load' waits for them."
+	}
+	return msg, nil
 }
 
-// readHTMLFile reads a local page for load-html: inside the safe
-// directories, with an HTML extension, and not over the size cap (checked
-// before reading, so a huge file is never loaded into memory).
+// readHTMLFile reads a local page for load-html: an HTML or SVG file, inside
+// the safe directories, not over the size cap.
 func readHTMLFile(c *Call, path string) ([]byte, error) {
-	checked, err := safepath.Check(path, c.Daemon.SafeRoots())
-	if err != nil {
-		return nil, Errorf("Put the file under the workspace or the temp directory.", "Refusing to read %s: %v.", path, err)
-	}
-	ext := strings.ToLower(filepath.Ext(checked))
-	allowed := false
-	for _, e := range htmlExtensions {
-		allowed = allowed || ext == e
-	}
-	if !allowed {
+	if !slices.Contains(htmlExtensions, strings.ToLower(filepath.Ext(path))) {
 		return nil, Errorf("Use a .html, .htm, .xhtml or .svg file (or 'goto file://…' for other pages).", "Refusing to load %s: load-html takes .html, .htm, .xhtml or .svg files.", path)
 	}
-	info, err := os.Stat(checked)
-	if err != nil {
-		return nil, Errorf("Check the path.", "Cannot read %s: %v.", path, err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, Errorf("Give a regular file.", "%s is not a regular file.", path)
-	}
-	if limit := maxHTMLBytes(); info.Size() > limit {
-		return nil, Errorf("Split the page, or raise GSTACK_BROWSE_MAX_HTML_BYTES.", "%s is %s, over the %s limit for load-html.", path, browser.HumanBytes(info.Size()), browser.HumanBytes(limit))
-	}
-	return os.ReadFile(checked)
+	return readCheckedFile(c, path, maxHTMLBytes(), htmlLimitHint)
 }

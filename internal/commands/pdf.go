@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/browsehq/browse/internal/browser"
-	"github.com/browsehq/browse/internal/safepath"
 )
 
 // pdfOptions are pdf's settings: from the flags, or from a --from-file
@@ -39,9 +37,6 @@ type pdfOptions struct {
 	TOC               bool   `json:"toc"`
 	Output            string `json:"output"` // the path, when the payload gives it
 }
-
-// maxPayloadBytes caps a --from-file payload (templates are small).
-const maxPayloadBytes = 10 << 20
 
 // paperSizes in inches.
 var paperSizes = map[string][2]float64{
@@ -80,23 +75,6 @@ func ParsePDFPayload(data []byte) (pdfOptions, error) {
 		return o, fmt.Errorf("the payload has data after its JSON object")
 	}
 	return o, nil
-}
-
-// readPayload reads a --from-file JSON payload, checked like every other
-// file argument.
-func readPayload(c *Call, path string) ([]byte, error) {
-	checked, err := safepath.Check(path, c.Daemon.SafeRoots())
-	if err != nil {
-		return nil, Errorf("Put the payload under the workspace or the temp directory.", "Refusing to read %s: %v.", path, err)
-	}
-	info, err := os.Stat(checked)
-	if err != nil {
-		return nil, Errorf("Check the path.", "Cannot read %s: %v.", path, err)
-	}
-	if info.Size() > maxPayloadBytes {
-		return nil, Errorf("Keep the payload under 10 MB.", "%s is %s.", path, browser.HumanBytes(info.Size()))
-	}
-	return os.ReadFile(checked)
 }
 
 // ParseDimension reads a length for paper and margins ("8.5in", "210mm",
@@ -220,7 +198,7 @@ func runPDF(ctx context.Context, c *Call) (string, error) {
 	cmd := mustLookup("pdf")
 	var o pdfOptions
 	if path, ok := c.Flags["--from-file"]; ok {
-		data, err := readPayload(c, path)
+		data, err := readCheckedFile(c, path, maxPayloadBytes, "Keep the payload under 10 MB: it holds options and templates, not the page.")
 		if err != nil {
 			return "", err
 		}
@@ -290,9 +268,13 @@ func pdfPageCount(pdf []byte) int {
 	}
 }
 
+// pagedJSWait bounds how long --toc waits for Paged.js to lay out a page.
+const pagedJSWait = 10 * time.Second
+
 // waitForPagedJS waits until Paged.js, when the page loads it, has laid out
 // every page: its page count must hold still for half a second.
 func waitForPagedJS(ctx context.Context, tab *browser.Tab) (string, error) {
+	started := time.Now()
 	const probe = `(() => {
 		const loaded = !!(window.Paged || window.PagedPolyfill || document.querySelector('script[src*="paged"]'));
 		return {loaded, pages: document.querySelectorAll('.pagedjs_page').length};
@@ -315,6 +297,9 @@ func waitForPagedJS(ctx context.Context, tab *browser.Tab) (string, error) {
 			last, stableSince = st.Pages, time.Now()
 		} else if st.Pages > 0 && time.Since(stableSince) >= 500*time.Millisecond {
 			return "", nil
+		}
+		if st.Pages == 0 && time.Since(started) > pagedJSWait {
+			return "", Errorf("Drop --toc, or check 'console --errors' for why Paged.js did not run.", "The page loads Paged.js, but it laid out no pages in %s.", pagedJSWait)
 		}
 		select {
 		case <-ctx.Done():

@@ -85,8 +85,6 @@ func scrapeDir(c *Call) (dir string, made bool, err error) {
 	dir, given := c.Flags["--dir"]
 	if !given {
 		dir = os.TempDir()
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(c.Daemon.Workspace(), dir)
 	}
 	checked, err := checkOutputPath(c, dir)
 	if err != nil {
@@ -232,11 +230,7 @@ func writeManifest(dir string, items []scrapeItem) error {
 	if err != nil {
 		return err
 	}
-	p := filepath.Join(dir, "manifest.json")
-	if err := os.WriteFile(p, append(data, '\n'), 0o644); err != nil {
-		return Errorf("Check the directory's permissions.", "Cannot write %s: %v.", p, err)
-	}
-	return nil
+	return writeOutput(filepath.Join(dir, "manifest.json"), append(data, '\n'))
 }
 
 // scrapeSummary is one line, then a line per failure (at most five), and

@@ -184,37 +184,6 @@ func shotSummary(s *browser.Shot) string {
 	return out
 }
 
-// outputPath is where a command writes: the given path (already absolute:
-// the CLI resolves it) or name in the temp directory, checked against the
-// safe directories before anything is captured.
-func outputPath(c *Call, path, name string) (string, error) {
-	if path == "" {
-		path = filepath.Join(os.TempDir(), name)
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(c.Daemon.Workspace(), path)
-	}
-	checked, err := checkOutputPath(c, path)
-	if err != nil {
-		return "", err
-	}
-	if info, err := os.Stat(checked); err == nil && info.IsDir() {
-		return "", Errorf("Give a file name, not a directory.", "%s is a directory.", path)
-	}
-	return checked, nil
-}
-
-// writeOutput writes a file the user asked for, creating its directory.
-func writeOutput(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return Errorf("Check the directory.", "Cannot create %s: %v.", filepath.Dir(path), err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return Errorf("Check the path and its permissions.", "Cannot write %s: %v.", path, err)
-	}
-	return nil
-}
-
 // responsiveSizes are the reference's three breakpoints, in order.
 var responsiveSizes = []struct {
 	name          string
@@ -225,10 +194,16 @@ var responsiveSizes = []struct {
 	{"desktop", 1280, 720},
 }
 
-func runResponsive(ctx context.Context, c *Call) (string, error) {
+func runResponsive(ctx context.Context, c *Call) (out string, err error) {
 	prefix := filepath.Join(os.TempDir(), "browse-responsive")
 	if len(c.Args) == 1 {
-		prefix = strings.TrimSuffix(c.Args[0], ".png")
+		prefix = c.Args[0]
+		if info, err := os.Stat(prefix); strings.HasSuffix(prefix, "/") || err == nil && info.IsDir() {
+			prefix = filepath.Join(prefix, "responsive") // a directory: name the files in it
+		}
+		if _, err := imageFormat(prefix); err == nil && filepath.Ext(prefix) != "" {
+			prefix = strings.TrimSuffix(prefix, filepath.Ext(prefix)) // "shots.png" → shots-mobile.png
+		}
 	}
 	paths := make([]string, len(responsiveSizes))
 	for i, s := range responsiveSizes {
@@ -244,7 +219,11 @@ func runResponsive(ctx context.Context, c *Call) (string, error) {
 		return "", pageError(err)
 	}
 	// Whatever happens, the tab gets its own viewport back.
-	defer c.Tab.RestoreViewport(context.WithoutCancel(ctx), before, had)
+	defer browser.Afterward(func(ctx context.Context) {
+		if rerr := c.Tab.RestoreViewport(ctx, before, had); rerr != nil && err == nil {
+			out += fmt.Sprintf("\nWarning: the viewport could not be restored (%v); run 'viewport %dx%d --scale %g'.", rerr, current.Width, current.Height, current.Scale)
+		}
+	})
 	var lines []string
 	for i, s := range responsiveSizes {
 		if err := c.Tab.SetViewport(ctx, browser.Viewport{Width: s.width, Height: s.height, Scale: current.Scale}); err != nil {

@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/browsehq/browse/internal/commands"
 	"github.com/browsehq/browse/internal/safepath"
@@ -22,6 +24,11 @@ const fileHint = "GET /file serves regular files under the temp directory (where
 // remote agent can fetch what a command saved. Only the temp directories
 // are served, never the workspace, and never the daemon's own state.
 func (d *Daemon) handleFile(w http.ResponseWriter, r *http.Request) {
+	// A long transfer is activity: no idle exit under it.
+	d.busy.Add(1)
+	defer d.busy.Add(-1)
+	d.touch()
+	defer d.touch()
 	p := r.URL.Query().Get("path")
 	if p == "" {
 		writeError(w, &commands.Error{Status: http.StatusBadRequest, Msg: "Missing ?path=.", Hint: fileHint})
@@ -32,7 +39,8 @@ func (d *Daemon) handleFile(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &commands.Error{Status: http.StatusForbidden, Msg: fmt.Sprintf("Refusing to serve %s: %v.", p, err), Hint: fileHint})
 		return
 	}
-	f, err := os.Open(resolved)
+	// O_NOFOLLOW: a symlink swapped in after the check is refused, not followed.
+	f, err := os.OpenFile(resolved, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		status := http.StatusForbidden
 		if errors.Is(err, os.ErrNotExist) {
@@ -73,6 +81,11 @@ func (d *Daemon) servablePath(p string) (string, error) {
 	resolved, err := safepath.Check(p, roots)
 	if err != nil {
 		return "", err
+	}
+	// Any workspace's .gstack holds its token and its browser profile
+	// (cookies): never served, whoever's it is.
+	if slices.Contains(strings.Split(resolved, string(filepath.Separator)), ".gstack") {
+		return "", errors.New("it is inside a .gstack state directory (tokens, logs, browser profiles)")
 	}
 	paths := d.cfg.Paths
 	private := []string{paths.StateFile, paths.LockFile, paths.LogFile, paths.ProfileDir,

@@ -353,6 +353,11 @@ func TestFileRoute(t *testing.T) {
 		t.Fatalf("Content-Type %q, Content-Length %q", ct, cl)
 	}
 
+	// Another workspace's state file (its token) is never served.
+	otherState := filepath.Join(t.TempDir(), ".gstack", "browse.json")
+	os.MkdirAll(filepath.Dir(otherState), 0o700)
+	os.WriteFile(otherState, []byte(`{"token":"secret"}`), 0o600)
+
 	for _, c := range []struct {
 		path, token string
 		status      int
@@ -363,8 +368,9 @@ func TestFileRoute(t *testing.T) {
 		{file, "wrong", 401, "Unauthorized"},
 		{filepath.Join(filepath.Dir(file), "nope.png"), st.Token, 404, "Cannot open"},
 		{filepath.Dir(file), st.Token, 400, "not a regular file"},
-		{w.statePath(), st.Token, 403, "daemon's own files"},
+		{w.statePath(), st.Token, 403, "inside a .gstack state directory"},
 		{"", st.Token, 400, "Missing ?path="},
+		{otherState, st.Token, 403, "inside a .gstack state directory"},
 	} {
 		resp, body := get(c.path, c.token)
 		var e struct{ Error, Hint string }

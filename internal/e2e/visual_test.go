@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -393,7 +394,8 @@ func TestCleanupAndPrettyScreenshot(t *testing.T) {
 
 	w.ok("goto", url("/clutter.html"))
 	path := filepath.Join(dir, "pretty.png")
-	out := w.ok("prettyscreenshot", "--cleanup", "--hide", "#promo", "--hide", "h1", "--scroll-to", "Section Five", path)
+	// #promo matches both --hide selectors: hidden once, restored once.
+	out := w.ok("prettyscreenshot", "--cleanup", "--hide", "#promo", "--hide", "h1, #promo", "--scroll-to", "Section Five", path)
 	contains(t, out, "Screenshot saved: "+path+" (1280x720 px")
 	contains(t, out, "Removed 5 elements")
 	contains(t, out, "hid 2 element(s)")
@@ -407,6 +409,33 @@ func TestCleanupAndPrettyScreenshot(t *testing.T) {
 	}
 	w.fails("matches no element and no visible text", "prettyscreenshot", "--scroll-to", "no such words anywhere", path)
 	w.fails("not a valid CSS selector", "prettyscreenshot", "--hide", "[[", path)
+}
+
+func TestOutputAndPayloadFilesAreChecked(t *testing.T) {
+	w := shared(t)
+	dir := t.TempDir()
+	w.ok("goto", url("/visual.html"))
+	// A dangling symlink in a safe directory must not carry a write out of it.
+	outside := filepath.Join("/etc", fmt.Sprintf("browse-escape-%d.png", time.Now().UnixNano()))
+	link := filepath.Join(dir, "link.png")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	w.ok("screenshot", "--viewport", link)
+	if _, err := os.Lstat(outside); err == nil {
+		os.Remove(outside)
+		t.Fatal("the screenshot followed a symlink out of the safe directories")
+	}
+	if info, err := os.Lstat(link); err != nil || !info.Mode().IsRegular() {
+		t.Fatalf("the link was not replaced by the image: %v %v", info, err)
+	}
+	// A FIFO as a payload would block the read: refused at once.
+	fifo := filepath.Join(dir, "payload.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.fails("not a regular file", "pdf", "--from-file", fifo)
+	w.fails("not a regular file", "load-html", "--from-file", fifo)
 }
 
 func TestLoadHTML(t *testing.T) {
@@ -458,7 +487,7 @@ func TestLoadHTML(t *testing.T) {
 	txt := filepath.Join(dir, "notes.txt")
 	os.WriteFile(txt, []byte("<p>hi</p>"), 0o600)
 	w.fails("load-html takes .html", "load-html", txt)
-	w.fails("outside the allowed directories", "load-html", "/etc/hostname")
+	w.fails("outside the allowed directories", "load-html", "/etc/page.html")
 	big := filepath.Join(dir, "big.html")
 	os.WriteFile(big, []byte("<p>"+strings.Repeat("x", 5000)+"</p>"), 0o600)
 	w.fails("over the 4.0KB limit", "load-html", big)
