@@ -9,6 +9,8 @@ run goto "$page"
 run text
 run links
 run js "document.querySelectorAll('a').length"
+run screenshot --viewport "${TMPDIR:-/tmp}/browse-demo.png"
+run pdf "${TMPDIR:-/tmp}/browse-demo.pdf"
 run newtab "file://$PWD/testdata/form.html"
 run forms
 run tabs
