@@ -246,7 +246,10 @@ func runPDF(ctx context.Context, c *Call) (string, error) {
 		return "", err
 	}
 	msg := fmt.Sprintf("PDF saved: %s (%s", path, browser.HumanBytes(int64(len(res))))
-	if n := pdfPageCount(res); n > 0 {
+	switch n := pdfPageCount(res); {
+	case n == 1:
+		msg += ", 1 page"
+	case n > 1:
 		msg += fmt.Sprintf(", %d pages", n)
 	}
 	return msg + ")" + note, nil
