@@ -14,5 +14,5 @@ func main() {
 		os.Exit(daemon.Main(os.Args[2:]))
 	}
 	cwd, _ := os.Getwd()
-	os.Exit(cli.Main(cli.Env{Args: os.Args[1:], Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Cwd: cwd}))
+	os.Exit(cli.Main(cli.Env{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Cwd: cwd}))
 }

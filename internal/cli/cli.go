@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 // Env is the outside world the CLI runs in, injected for tests.
 type Env struct {
 	Args   []string // without the program name
+	Stdin  *os.File // read only by commands that take stdin (chain); may be nil
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
@@ -64,6 +66,13 @@ func Main(env Env) int {
 		return fail(env, e.Msg, e.Hint)
 	}
 	args = commands.AbsPathArgs(cmd, args, env.Cwd)
+	if cmd.Stdin && len(parsed) == 0 {
+		in, err := readStdin(env.Stdin)
+		if err != nil {
+			return fail(env, err.Error(), "Pipe the input in: echo '[[\"url\"]]' | browse "+cmd.Name)
+		}
+		args = append(args, in)
+	}
 
 	paths := state.Resolve(env.Cwd, opts.session, env.Getenv("BROWSE_STATE_FILE"))
 	c := &client{env: env, opts: opts, paths: paths, workspace: state.ProjectRoot(env.Cwd)}
@@ -188,4 +197,26 @@ func fail(env Env, msg, hint string) int {
 		fmt.Fprintln(env.Stderr, "Hint: "+hint)
 	}
 	return 1
+}
+
+// maxStdinBytes caps what a command may read from standard input.
+const maxStdinBytes = 1 << 20
+
+// readStdin reads piped input; a terminal is not read (it would wait for
+// the user), and gives "" like an empty pipe.
+func readStdin(f *os.File) (string, error) {
+	if f == nil {
+		return "", nil
+	}
+	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice != 0 {
+		return "", nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxStdinBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("cannot read standard input: %v", err)
+	}
+	if len(data) > maxStdinBytes {
+		return "", fmt.Errorf("standard input is over 1 MiB")
+	}
+	return string(data), nil
 }

@@ -78,7 +78,10 @@ type Command struct {
 	Local bool
 	// NoBatch commands cannot run inside POST /batch (stop would end the
 	// daemon under the other commands).
-	NoBatch  bool
+	NoBatch bool
+	// Stdin commands take their input on standard input (chain's JSON): the
+	// CLI reads it and sends it as the last argument.
+	Stdin    bool
 	Deadline Deadline
 	Run      func(ctx context.Context, c *Call) (string, error)
 }
@@ -101,6 +104,10 @@ type Daemon interface {
 	SafeRoots() []string
 	// Shutdown stops the daemon once the current response is written.
 	Shutdown()
+	// Exec runs another command as POST /command would (its own lookup,
+	// argument check, tab turn and deadline), for commands that compose
+	// others (chain, tab-each).
+	Exec(ctx context.Context, command string, args []string, tabID int) (string, *Error)
 }
 
 // Call is one invocation of a command.

@@ -1,8 +1,14 @@
 package commands
 
+import "slices"
+
 // registry is the one list of commands. Help, usage errors, suggestions,
-// dispatch and docs/commands.md are all derived from it.
-var registry = []*Command{
+// dispatch and docs/commands.md are all derived from it. Families with many
+// entries keep them in table_*.go files; their order here is the order of
+// help and docs within each category.
+var registry = slices.Concat(coreCommands, stateCommands, composeCommands, inspectCommands)
+
+var coreCommands = []*Command{
 	// Navigation
 	{Name: "goto", Category: Write, Args: "<url>", Summary: "Navigate to a URL (http, https, file://, about:blank); waits for DOMContentLoaded",
 		MinArgs: 1, MaxArgs: 1, Tunnel: true, Deadline: NavDeadline, Run: runGoto},

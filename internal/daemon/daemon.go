@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/browsehq/browse/internal/browser"
+	"github.com/browsehq/browse/internal/commands"
 	"github.com/browsehq/browse/internal/safepath"
 	"github.com/browsehq/browse/internal/state"
 )
@@ -245,6 +246,11 @@ func (d *Daemon) Status() string {
 
 // Shutdown implements commands.Daemon: the stop happens after the reply.
 func (d *Daemon) Shutdown() { d.stopAsked.Store(true) }
+
+// Exec implements commands.Daemon: one command, run as POST /command runs it.
+func (d *Daemon) Exec(ctx context.Context, command string, args []string, tabID int) (string, *commands.Error) {
+	return d.Execute(ctx, &Request{Command: command, Args: args, TabID: tabID})
+}
 
 // Workspace implements commands.Daemon.
 func (d *Daemon) Workspace() string { return d.cfg.Workspace }

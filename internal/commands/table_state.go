@@ -1,0 +1,16 @@
+package commands
+
+// stateCommands: cookies, storage, request headers, the user agent and
+// saved state.
+var stateCommands = []*Command{
+	{Name: "cookies", Category: Read, Summary: "All cookies as JSON (values truncated)", MaxArgs: 0, Run: runCookies},
+	{Name: "cookie", Category: Write, Args: "<name>=<value>", Summary: "Set a cookie for the current page's domain", MinArgs: 1, MaxArgs: 1, FreeText: true, Run: runCookie},
+	{Name: "cookie-import", Category: Write, Args: "<json-file>", Summary: "Import cookies from a JSON file (browse, Playwright storage state, or DevTools export)",
+		MinArgs: 1, MaxArgs: 1, PathArgs: []int{0}, Run: runCookieImport},
+	{Name: "storage", Category: Read, Args: "[set <key> <value>]", Summary: "localStorage and sessionStorage as JSON; 'storage set k v' sets localStorage",
+		MaxArgs: 3, FreeText: true, PageContent: true, Run: runStorage},
+	{Name: "header", Category: Write, Args: "<name>:<value>", Summary: "Send a header on every request of every tab (sensitive values redacted)", MinArgs: 1, MaxArgs: -1, FreeText: true, NoTab: true, Run: runHeader},
+	{Name: "useragent", Category: Write, Args: "<string>", Summary: "Set the user agent of every tab (tabs and refs are kept)", MinArgs: 1, MaxArgs: -1, FreeText: true, NoTab: true, Run: runUserAgent},
+	{Name: "state", Category: Meta, Args: "<save|load> <name>", Summary: "Save or load cookies, open tabs and localStorage (.gstack/browse-state-<name>.json)",
+		MinArgs: 2, MaxArgs: 2, NoTab: true, Deadline: NavDeadline, Run: runState},
+}
