@@ -133,6 +133,9 @@ func (t *Tab) enableSession(ctx context.Context, s *cdp.Session) {
 		}()
 	}
 	wg.Wait()
+	// Headers and a user agent set by the header and useragent commands
+	// apply to every session, including ones that attach later.
+	t.b.applyOverrides(ctx, s)
 }
 
 func (t *Tab) dropFrameSession(sessionID string) {

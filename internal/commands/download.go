@@ -318,7 +318,7 @@ var downloadClient = &http.Client{
 }
 
 func newFetcher(ctx context.Context, c *Call) (*fetcher, error) {
-	ua, err := c.Browser.UserAgent(ctx)
+	ua, err := c.Browser.EffectiveUserAgent(ctx) // the useragent override, if set
 	if err != nil {
 		return nil, pageError(err)
 	}

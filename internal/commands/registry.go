@@ -102,6 +102,9 @@ type Daemon interface {
 	Workspace() string
 	// SafeRoots are the directories file arguments must lie in.
 	SafeRoots() []string
+	// StateDir is the .gstack directory beside the daemon's state file,
+	// where 'state save' keeps its files.
+	StateDir() string
 	// Shutdown stops the daemon once the current response is written.
 	Shutdown()
 	// Exec runs another command as POST /command would (its own lookup,

@@ -255,5 +255,8 @@ func (d *Daemon) Exec(ctx context.Context, command string, args []string, tabID 
 // Workspace implements commands.Daemon.
 func (d *Daemon) Workspace() string { return d.cfg.Workspace }
 
+// StateDir implements commands.Daemon.
+func (d *Daemon) StateDir() string { return d.cfg.Paths.Dir }
+
 // SafeRoots implements commands.Daemon.
 func (d *Daemon) SafeRoots() []string { return safepath.DefaultRoots(d.cfg.Workspace) }
