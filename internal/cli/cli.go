@@ -100,7 +100,12 @@ func Main(env Env) int {
 			return 0
 		}
 		if name == "stop" {
-			if err := c.stopDaemon(st); err != nil {
+			// The daemon answers "Stopped" too; it is not printed, since
+			// this line says it once however the daemon ended (asked, or
+			// signalled when it did not answer).
+			quiet := *c
+			quiet.env.Stdout = io.Discard
+			if err := quiet.stopDaemon(st); err != nil {
 				return fail(env, err.Error(), "")
 			}
 			fmt.Fprintln(env.Stdout, "Stopped")

@@ -84,10 +84,6 @@ func navError(c *Call, target string, err error) error {
 	return pageError(err)
 }
 
-func runURL(ctx context.Context, c *Call) (string, error) {
-	return c.Tab.URL(), nil
-}
-
 func runWait(ctx context.Context, c *Call) (string, error) {
 	// An optional trailing number of milliseconds overrides the deadline.
 	args := c.Args

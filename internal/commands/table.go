@@ -15,7 +15,7 @@ var coreCommands = []*Command{
 	{Name: "back", Category: Write, Summary: "Go back in the tab's history", MaxArgs: 0, Tunnel: true, Deadline: NavDeadline, Run: runBack},
 	{Name: "forward", Category: Write, Summary: "Go forward in the tab's history", MaxArgs: 0, Tunnel: true, Deadline: NavDeadline, Run: runForward},
 	{Name: "reload", Category: Write, Summary: "Reload the page", MaxArgs: 0, Tunnel: true, Deadline: NavDeadline, Run: runReload},
-	{Name: "url", Category: Read, Summary: "Print the current URL", MaxArgs: 0, Tunnel: true, Run: runURL},
+	{Name: "url", Category: Read, Summary: "Print the current URL (at once, even while the tab loads)", MaxArgs: 0, NoTab: true, Tunnel: true, Run: runCurrentURL},
 	{Name: "wait", Category: Read, Args: "<sel|--networkidle|--load|--domcontentloaded> [ms]",
 		Summary: "Wait for a visible element, network idle, or a load stage (15 s default)",
 		Flags: []Flag{
@@ -177,7 +177,7 @@ var coreCommands = []*Command{
 		MaxArgs: 1, PathArgs: []int{0}, Deadline: NavDeadline, Run: runArchive},
 
 	// Tabs
-	{Name: "tabs", Category: Meta, Summary: "List open tabs; * marks the active one", MaxArgs: 0, NoTab: true, Tunnel: true, Run: runTabs},
+	{Name: "tabs", Category: Meta, Summary: "List open tabs; → marks the active one", MaxArgs: 0, NoTab: true, Tunnel: true, Run: runTabs},
 	{Name: "tab", Category: Meta, Args: "<id>", Summary: "Switch the active tab", MinArgs: 1, MaxArgs: 1, NoTab: true, Tunnel: true, Run: runTab},
 	{Name: "newtab", Category: Meta, Args: "[url]", Summary: "Open a tab (and make it active), optionally navigating it",
 		Flags:   []Flag{{Name: "--json", Help: `print {"tabId":N,"url":…}`}},

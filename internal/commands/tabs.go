@@ -20,7 +20,7 @@ func runTabs(ctx context.Context, c *Call) (string, error) {
 	for _, t := range c.Browser.Tabs() {
 		mark := " "
 		if t.ID == active {
-			mark = "*"
+			mark = "→"
 		}
 		title := t.Title()
 		if title == "" {
@@ -29,6 +29,20 @@ func runTabs(ctx context.Context, c *Call) (string, error) {
 		fmt.Fprintf(&b, "%s [%d] %s — %s\n", mark, t.ID, title, t.URL())
 	}
 	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// runCurrentURL prints the tab's URL without taking the tab's turn (url is
+// NoTab), so it answers at once even while a slow load runs on the tab.
+// The URL is the one the browser last reported for the tab.
+func runCurrentURL(ctx context.Context, c *Call) (string, error) {
+	t := c.Tab // set when --tab-id was given
+	if t == nil {
+		var err error
+		if t, err = c.Browser.Tab(0); err != nil {
+			return "", noSuchTab(err)
+		}
+	}
+	return t.URL(), nil
 }
 
 func tabID(cmd, arg string) (int, error) {

@@ -194,7 +194,7 @@ func TestTabs(t *testing.T) {
 	contains(t, w.ok("newtab", url("/other.html")), "Opened tab 2: Navigated to "+url("/other.html"))
 	tabs := w.ok("tabs")
 	contains(t, tabs, "  [1] Fixture Home — "+url("/home.html"))
-	contains(t, tabs, "* [2] Other — "+url("/other.html"))
+	contains(t, tabs, "→ [2] Other — "+url("/other.html"))
 	// --tab-id pins a tab without switching.
 	if got := w.ok("--tab-id", "1", "url"); got != url("/home.html")+"\n" {
 		t.Fatalf("pinned url = %q", got)
@@ -311,7 +311,8 @@ func TestHTTPAPIErrors(t *testing.T) {
 		t.Fatalf("js over HTTP: %d %q", code, body)
 	}
 	code, _, body := post("/batch", st.Token, `{"commands":[{"command":"url"},{"command":"nope"},{"command":"js","args":["1"]}]}`)
-	if code != 200 || !strings.Contains(body, `"ok":true`) || !strings.Contains(body, "Unknown command") {
+	if code != 200 || !strings.Contains(body, `"status":200`) || !strings.Contains(body, `"status":404`) || !strings.Contains(body, "Unknown command") ||
+		!strings.Contains(body, `"total":3,"succeeded":2,"failed":1`) {
 		t.Fatalf("batch: %d %s", code, body)
 	}
 	if _, _, body := post("/batch", st.Token, `{"commands":[{"command":"stop"}]}`); !strings.Contains(body, "cannot run inside a batch") {

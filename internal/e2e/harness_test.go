@@ -166,8 +166,8 @@ func (w *workspace) stopAll() (raceReport string) {
 	files, _ := filepath.Glob(filepath.Join(w.dir, ".gstack", "browse*.json"))
 	for _, f := range files {
 		st, err := state.Read(f)
-		if err != nil {
-			continue
+		if err != nil || st.PID <= 0 {
+			continue // not a daemon's state (a saved browser state, say): never kill(0)
 		}
 		syscall.Kill(st.PID, syscall.SIGTERM)
 		if !waitGone(st.PID, 3*time.Second) {
@@ -197,9 +197,15 @@ type result struct {
 }
 
 func (w *workspace) runBin(bin string, args ...string) result {
+	return w.runWith(bin, nil, args...)
+}
+
+// runWith runs bin with stdin (nil: none) and returns its outputs.
+func (w *workspace) runWith(bin string, stdin io.Reader, args ...string) result {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = w.dir
 	cmd.Env = w.env
+	cmd.Stdin = stdin
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
