@@ -69,3 +69,6 @@ func (b *Buffer[T]) Clear() {
 	defer b.mu.Unlock()
 	b.items, b.start = nil, 0
 }
+
+// Cap is the most items the buffer holds before it drops the oldest.
+func (b *Buffer[T]) Cap() int { return b.limit }
