@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/browsehq/browse/internal/browser"
@@ -27,6 +29,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("POST /batch", d.authed(d.handleBatch))
 	mux.HandleFunc("GET /refs", d.authed(d.handleRefs))
 	mux.HandleFunc("GET /file", d.authed(d.handleFile))
+	mux.HandleFunc("GET /memory", d.authed(d.handleMemory))
 	return mux
 }
 
@@ -127,16 +130,38 @@ func refOrder(id string) int {
 	return n
 }
 
+// batchResult is one command's answer in POST /batch, in the reference's
+// shape: status is the HTTP status POST /command would have answered, and
+// result the body it would have sent (on a failure, the JSON error object
+// as a string). error and hint repeat a failure's parts, ready to read;
+// duration (ms) is how long the command took.
 type batchResult struct {
-	Command string `json:"command"`
-	OK      bool   `json:"ok"`
-	Output  string `json:"output,omitempty"`
-	Error   string `json:"error,omitempty"`
-	Hint    string `json:"hint,omitempty"`
+	Index    int    `json:"index"`
+	Status   int    `json:"status"`
+	Result   string `json:"result"`
+	Command  string `json:"command"`
+	TabID    int    `json:"tabId"`
+	Error    string `json:"error,omitempty"`
+	Hint     string `json:"hint,omitempty"`
+	Duration int64  `json:"duration"`
+}
+
+// batchAnswer is the body of POST /batch's answer.
+type batchAnswer struct {
+	Results   []batchResult `json:"results"`
+	Duration  int64         `json:"duration"` // ms, the whole batch
+	Total     int           `json:"total"`
+	Succeeded int           `json:"succeeded"`
+	Failed    int           `json:"failed"`
 }
 
 // handleBatch runs up to 50 commands; each succeeds or fails on its own.
-// Commands for different tabs run in parallel, as separate requests would.
+// Commands are grouped by tab: the groups run in parallel, as separate
+// requests would, and the commands of one group strictly in index order.
+// A command without a tabId belongs to the tab active when the batch
+// arrives (it still runs on whichever tab is active when its turn comes, so
+// "newtab" then "goto" work as they would one by one). Commands that run
+// other commands (chain, tab-each) or end the daemon (stop) are refused.
 func (d *Daemon) handleBatch(w http.ResponseWriter, r *http.Request) {
 	body, ok := readBody(w, r)
 	if !ok {
@@ -148,29 +173,76 @@ func (d *Daemon) handleBatch(w http.ResponseWriter, r *http.Request) {
 			Hint: `Send {"commands": [{"command": "text", "tabId": 1}, …]} with at most 50 commands.`})
 		return
 	}
+	start := time.Now()
 	results := make([]batchResult, len(batch.Commands))
-	done := make(chan struct{}, len(batch.Commands))
+	active := d.browser.ActiveID()
+	groups := map[int][]int{} // tab id → indexes of its commands, in order
+	var order []int           // the tab ids in order of first appearance
 	for i := range batch.Commands {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			req := &batch.Commands[i]
-			res := batchResult{Command: req.Command}
-			if err := req.validate(); err != nil {
-				res.Error = err.Error()
-			} else if cmd, ok := commands.Lookup(req.Command); ok && cmd.NoBatch {
-				res.Error = "'" + req.Command + "' cannot run inside a batch"
-			} else if out, cerr := d.Execute(r.Context(), req); cerr != nil {
-				res.Error, res.Hint = cerr.Msg, cerr.Hint
-			} else {
-				res.OK, res.Output = true, out
+		req := &batch.Commands[i]
+		results[i] = batchResult{Index: i, Command: req.Command, TabID: req.TabID}
+		if err := req.validate(); err != nil {
+			results[i].fail(&commands.Error{Status: http.StatusBadRequest, Msg: "Bad command: " + err.Error() + "."})
+			continue
+		}
+		if cerr := commands.CheckComposable(req.Command, fmt.Sprintf("commands[%d]", i)); cerr != nil {
+			if cmd, ok := commands.Lookup(req.Command); ok && cmd.NoBatch {
+				cerr.Msg = fmt.Sprintf("'%s' cannot run inside a batch.", cmd.Name)
 			}
-			results[i] = res
-		}()
+			results[i].fail(cerr)
+			continue
+		}
+		tab := req.TabID
+		if tab == 0 {
+			tab = active
+		}
+		if _, seen := groups[tab]; !seen {
+			order = append(order, tab)
+		}
+		groups[tab] = append(groups[tab], i)
 	}
-	for range batch.Commands {
-		<-done
+	var wg sync.WaitGroup
+	for _, tab := range order {
+		wg.Add(1)
+		go func(indexes []int) {
+			defer wg.Done()
+			for _, i := range indexes {
+				req := &batch.Commands[i]
+				res := &results[i]
+				if res.TabID == 0 {
+					if t, err := d.browser.Tab(0); err == nil {
+						res.TabID = t.ID
+					}
+				}
+				began := time.Now()
+				out, cerr := d.Execute(r.Context(), req)
+				res.Duration = time.Since(began).Milliseconds()
+				if cerr != nil {
+					res.fail(cerr)
+				} else {
+					res.Status, res.Result = http.StatusOK, out
+				}
+			}
+		}(groups[tab])
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"results": results})
+	wg.Wait()
+	ans := batchAnswer{Results: results, Duration: time.Since(start).Milliseconds(), Total: len(results)}
+	for _, res := range results {
+		if res.Status == http.StatusOK {
+			ans.Succeeded++
+		} else {
+			ans.Failed++
+		}
+	}
+	writeJSON(w, http.StatusOK, ans)
+}
+
+// fail records a failed command: result holds the error object as POST
+// /command would have sent it.
+func (res *batchResult) fail(e *commands.Error) {
+	res.Status = cmp.Or(e.Status, http.StatusInternalServerError)
+	body, _ := json.Marshal(map[string]string{"error": e.Msg, "hint": e.Hint})
+	res.Result, res.Error, res.Hint = string(body), e.Msg, e.Hint
 }
 
 // Execute runs one command: look it up, check its arguments, take its tab's
