@@ -48,6 +48,9 @@ fuzz:
 	go test ./internal/commands -run XXX -fuzz '^FuzzSafeFileName$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseDataURL$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzCompactJSON$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzParseChain$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzParseCookieImport$$' -fuzztime 20s
+	go test ./internal/commands -run XXX -fuzz '^FuzzParseHeader$$' -fuzztime 20s
 
 # docs/commands.md is generated from the command registry.
 docs: build

@@ -82,6 +82,7 @@ func main() {
 	if err == nil {
 		fmt.Printf("\ndaemon RSS (excluding Chromium): %s\n", rss(st.PID))
 	}
+	compareComposition(b, pageURL, 10)
 	if *peers {
 		comparePeers(b, *agentBin, pageURL, max(*peerRuns, 1))
 	}

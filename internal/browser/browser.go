@@ -48,6 +48,12 @@ type Browser struct {
 	closing   bool
 	firstTab  chan struct{} // closed when the first tab is ready
 	firstOnce sync.Once
+	tabGuard  tabGuardrail // warns in the log as the tab count grows
+
+	// Set by the header and useragent commands and applied to every session
+	// as it attaches (see applyOverrides in cookies.go); guarded by mu.
+	extraHeaders map[string]string // sent on every request; nil: none
+	userAgent    string            // "" keeps the browser's own
 }
 
 // DialogPolicy says how dialogs are answered. The default accepts.
@@ -106,19 +112,34 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		b.Close()
 		return nil, fmt.Errorf("setting up the browser: %w", err)
 	}
-	select {
-	case <-b.firstTab:
-	case <-time.After(2 * time.Second):
-		// An attached browser may have no page at all: open one.
-		if _, err := b.NewTab(ctx, ""); err != nil {
-			b.Close()
-			return nil, err
-		}
-	case <-ctx.Done():
+	if err := b.waitFirstTab(ctx); err != nil {
 		b.Close()
-		return nil, ctx.Err()
+		return nil, err
 	}
 	return b, nil
+}
+
+// waitFirstTab waits for a page to attach. A launched browser always opens
+// one (about:blank); an attached browser may have none, and then gets one.
+// Asking beats a timer: on a loaded machine the first page can take longer
+// than any fixed wait, and a timer then opened a second, stray tab.
+func (b *Browser) waitFirstTab(ctx context.Context) error {
+	if b.proc == nil {
+		res, err := cdproto.Call(ctx, b.root, target.GetTargets, target.GetTargetsParams{})
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(res.TargetInfos, func(i *target.Info) bool { return i.Type == "page" }) {
+			_, err := b.NewTab(ctx, "")
+			return err
+		}
+	}
+	select {
+	case <-b.firstTab:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the browser's first tab: %w", ctx.Err())
+	}
 }
 
 func (b *Browser) setup(ctx context.Context) error {
@@ -352,6 +373,7 @@ func (b *Browser) onAttached(parentSession string, ev *target.EventAttachedToTar
 			tab.scratch = true
 		} else {
 			b.tabs = append(b.tabs, tab)
+			b.warnTabs()
 		}
 		if !tab.scratch && (b.activeID == 0 || info.OpenerID != "") {
 			// The first tab, and pages a page opened (target=_blank,

@@ -51,27 +51,46 @@ func (t *Tab) EvaluateIn(ctx context.Context, frameID cdproto.FrameID, expr stri
 // Arguments are passed by value; the result is returned by value.
 func CallOn(ctx context.Context, s *cdp.Session, objectID runtime.RemoteObjectID, fn string, args ...any) (*runtime.RemoteObject, error) {
 	yes := true
-	callArgs := make([]*runtime.CallArgument, 0, len(args))
+	callArgs := make([]callArgument, 0, len(args))
 	for _, a := range args {
 		if id, ok := a.(runtime.RemoteObjectID); ok {
-			callArgs = append(callArgs, &runtime.CallArgument{ObjectID: id})
+			callArgs = append(callArgs, callArgument{ObjectID: id})
 			continue
 		}
 		v, err := jsonv2.Marshal(a)
 		if err != nil {
 			return nil, err
 		}
-		callArgs = append(callArgs, &runtime.CallArgument{Value: v})
+		value := jsonv2.Value(v)
+		callArgs = append(callArgs, callArgument{Value: &value})
 	}
-	res, err := cdproto.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	var res runtime.CallFunctionOnResult
+	err := s.Call(ctx, "Runtime.callFunctionOn", &callFunctionOnParams{
 		FunctionDeclaration: fn,
 		ObjectID:            objectID,
 		Arguments:           callArgs,
 		ReturnByValue:       &yes,
 		AwaitPromise:        &yes,
 		UserGesture:         &yes,
-	})
+	}, &res)
 	return evalResult(res.Result, res.ExceptionDetails, err)
+}
+
+// callFunctionOnParams is cdproto's runtime.CallFunctionOnParams with one
+// difference: an argument's value is kept when it is the empty string.
+// cdproto tags it omitempty, so "" reached the page as undefined.
+type callFunctionOnParams struct {
+	FunctionDeclaration string                 `json:"functionDeclaration"`
+	ObjectID            runtime.RemoteObjectID `json:"objectId,omitempty"`
+	Arguments           []callArgument         `json:"arguments,omitempty"`
+	ReturnByValue       *bool                  `json:"returnByValue,omitempty"`
+	AwaitPromise        *bool                  `json:"awaitPromise,omitempty"`
+	UserGesture         *bool                  `json:"userGesture,omitempty"`
+}
+
+type callArgument struct {
+	Value    *jsonv2.Value          `json:"value,omitzero"`
+	ObjectID runtime.RemoteObjectID `json:"objectId,omitempty"`
 }
 
 func evalResult(obj *runtime.RemoteObject, exc *runtime.ExceptionDetails, err error) (*runtime.RemoteObject, error) {

@@ -53,7 +53,14 @@ func writeOutput(path string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Errorf("Check the directory.", "Cannot create %s: %v.", dir, err)
 	}
-	tmp, err := os.CreateTemp(dir, ".browse-partial-*")
+	return writeAtomic(path, data, 0o644)
+}
+
+// writeAtomic writes data to a temp file in path's directory, sets its mode
+// and renames it into place.
+func writeAtomic(path string, data []byte, mode os.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".browse-partial-*") // created 0600
 	if err != nil {
 		return Errorf("Check the directory's permissions.", "Cannot write in %s: %v.", dir, err)
 	}
@@ -63,7 +70,7 @@ func writeOutput(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = os.Chmod(tmp.Name(), mode)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
