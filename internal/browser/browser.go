@@ -323,6 +323,7 @@ func (b *Browser) removeTab(t *Tab) {
 		}
 	}
 	b.tabs = slices.DeleteFunc(b.tabs, func(x *Tab) bool { return x == t })
+	b.warnTabs() // re-arms a warning once the count drops below its threshold
 	if b.activeID == t.ID && len(b.tabs) > 0 {
 		b.activeID = b.tabs[len(b.tabs)-1].ID
 	}

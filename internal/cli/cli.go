@@ -5,11 +5,13 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/browsehq/browse/internal/commands"
 	"github.com/browsehq/browse/internal/state"
@@ -66,11 +68,18 @@ func Main(env Env) int {
 		return fail(env, e.Msg, e.Hint)
 	}
 	args = commands.AbsPathArgs(cmd, args, env.Cwd)
-	if cmd.Stdin && len(parsed) == 0 {
-		in, err := readStdin(env.Stdin)
-		if err != nil {
-			return fail(env, err.Error(), "Pipe the input in: echo '[[\"url\"]]' | browse "+cmd.Name)
+	steps := 1
+	if cmd.Stdin {
+		in := ""
+		if len(parsed) == 0 {
+			var err error
+			if in, err = readStdin(env.Stdin); err != nil {
+				return fail(env, err.Error(), "Pipe the input in (echo '[[\"url\"]]' | browse "+cmd.Name+"), or give it as the argument.")
+			}
+		} else {
+			in, args = args[len(args)-1], args[:len(args)-1]
 		}
+		in, steps = resolveChainPaths(in, env.Cwd)
 		args = append(args, in)
 	}
 
@@ -120,7 +129,7 @@ func Main(env Env) int {
 		}
 		return code
 	}
-	return c.run(&request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout})
+	return c.run(&request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout, steps: steps})
 }
 
 // parseGlobals reads the global flags in front of the command, and --tab-id
@@ -204,8 +213,32 @@ func fail(env Env, msg, hint string) int {
 	return 1
 }
 
-// maxStdinBytes caps what a command may read from standard input.
-const maxStdinBytes = 1 << 20
+// maxStdinBytes caps what a command may read from standard input, and
+// stdinWait how long the CLI waits for a pipe that is never closed.
+const (
+	maxStdinBytes = 1 << 20
+	stdinWait     = 30 * time.Second
+)
+
+// resolveChainPaths makes the file arguments of a chain's steps absolute
+// against the CLI's directory, as they would be run one by one, and counts
+// the steps. Input that does not parse goes as it is: the daemon says why.
+func resolveChainPaths(in, cwd string) (string, int) {
+	steps, err := commands.ParseChain(in)
+	if err != nil {
+		return in, 1
+	}
+	for i, step := range steps {
+		if cmd, ok := commands.Lookup(step[0]); ok {
+			steps[i] = append([]string{step[0]}, commands.AbsPathArgs(cmd, step[1:], cwd)...)
+		}
+	}
+	out, err := json.Marshal(steps)
+	if err != nil {
+		return in, len(steps)
+	}
+	return string(out), len(steps)
+}
 
 // readStdin reads piped input; a terminal is not read (it would wait for
 // the user), and gives "" like an empty pipe.
@@ -216,7 +249,23 @@ func readStdin(f *os.File) (string, error) {
 	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice != 0 {
 		return "", nil
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxStdinBytes+1))
+	// A pipe that nobody closes would block forever: read with a deadline.
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(f, maxStdinBytes+1))
+		done <- read{data, err}
+	}()
+	var r read
+	select {
+	case r = <-done:
+	case <-time.After(stdinWait):
+		return "", fmt.Errorf("standard input stayed open with no end for %s", stdinWait)
+	}
+	data, err := r.data, r.err
 	if err != nil {
 		return "", fmt.Errorf("cannot read standard input: %v", err)
 	}

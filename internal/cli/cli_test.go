@@ -42,3 +42,16 @@ func TestLocalCommandsNeedNoDaemon(t *testing.T) {
 		t.Fatal("no command should print help and fail")
 	}
 }
+
+func TestResolveChainPaths(t *testing.T) {
+	out, n := resolveChainPaths(`[["goto","https://x.test"],["screenshot","--viewport","shot.png"],["eval","s.js"]]`, "/work/dir")
+	if n != 3 {
+		t.Fatalf("counted %d steps", n)
+	}
+	if !strings.Contains(out, `"/work/dir/shot.png"`) || !strings.Contains(out, `"/work/dir/s.js"`) || !strings.Contains(out, `"https://x.test"`) {
+		t.Fatalf("paths not resolved against the CLI's directory: %s", out)
+	}
+	if out, n := resolveChainPaths(`not json`, "/w"); out != "not json" || n != 1 {
+		t.Fatalf("bad input changed: %q %d", out, n)
+	}
+}

@@ -26,6 +26,9 @@ type request struct {
 	Args    []string `json:"args"`
 	TabID   int      `json:"tabId,omitempty"`
 	Timeout int      `json:"timeout,omitempty"`
+	// steps is how many commands the request runs (a chain's): the CLI
+	// waits for each in turn.
+	steps int
 }
 
 type client struct {
@@ -299,6 +302,7 @@ func (c *client) send(st *state.File, req *request) (int, error) {
 	if req.Timeout > 0 {
 		wait = time.Duration(req.Timeout)*time.Millisecond + 5*time.Second
 	}
+	wait *= time.Duration(max(req.steps, 1))
 	addr := "127.0.0.1:" + strconv.Itoa(st.Port)
 	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err != nil {

@@ -188,8 +188,10 @@ func detachDeadline(parent context.Context, d time.Duration) (context.Context, c
 }
 
 // describeStep renders a step for its header line, quoting arguments with
-// spaces and shortening long ones (a script).
+// spaces and shortening long ones (a script). Secrets a step sets (a
+// header's value, a cookie's, a storage value) are shown in part only.
 func describeStep(step []string) string {
+	step = redactStep(step)
 	parts := make([]string, len(step))
 	for i, a := range step {
 		if r := []rune(a); len(r) > 60 {
@@ -442,4 +444,23 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// redactStep hides the secret in a step that sets one, as the commands
+// themselves do when they print what they set.
+func redactStep(step []string) []string {
+	out := append([]string(nil), step...)
+	switch {
+	case out[0] == "header" && len(out) > 1:
+		name, value, _ := strings.Cut(strings.Join(out[1:], " "), ":")
+		out = []string{"header", RedactHeader(strings.TrimSpace(name), strings.TrimSpace(value))}
+	case out[0] == "cookie" && len(out) > 1:
+		if name, value, ok := strings.Cut(out[1], "="); ok {
+			out[1] = name + "=" + TruncateValue(value)
+		}
+	case out[0] == "storage" && len(out) > 3 && out[1] == "set":
+		out[3] = TruncateValue(strings.Join(out[3:], " "))
+		out = out[:4]
+	}
+	return out
 }

@@ -143,3 +143,18 @@ func TestWatchHelpers(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+func TestChainReportRedactsSecrets(t *testing.T) {
+	for _, step := range [][]string{
+		{"header", "Authorization: Bearer sk-secret-value"},
+		{"cookie", "sid=supersecretvalue"},
+		{"storage", "set", "token", "supersecretvalue"},
+	} {
+		if got := describeStep(step); strings.Contains(got, "secret-value") || strings.Contains(got, "supersecretvalue") {
+			t.Errorf("describeStep(%q) = %q shows the secret", step, got)
+		}
+	}
+	if got := describeStep([]string{"goto", "https://example.com"}); got != "goto https://example.com" {
+		t.Errorf("a plain step became %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -110,11 +111,8 @@ const setStyleJS = `function(prop, value, prio) {
 }`
 
 // undoStyleJS puts one inline property back as it was, removing it (and an
-// emptied style attribute that was not there before) when it was unset. An
-// empty string argument arrives as undefined (the protocol omits empty
-// values); hence the fallbacks to an empty string.
+// emptied style attribute that was not there before) when it was unset.
 const undoStyleJS = `function(prop, old, prio, hadAttr) {
-	old = old || ''; prio = prio || '';
 	if (old === '') this.style.removeProperty(prop); else this.style.setProperty(prop, old, prio);
 	if (!hadAttr && this.getAttribute('style') === '') this.removeAttribute('style');
 }`
@@ -641,7 +639,7 @@ func cdpParams(raw string) (jsonv2.Value, error) {
 	if obj == nil {
 		return nil, fmt.Errorf("null is not an object")
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("more than one value")
 	}
 	return jsonv2.Value(strings.TrimSpace(raw)), nil
@@ -709,7 +707,7 @@ func formatMemory(m *browser.Memory, activeID int) string {
 		}
 		mark := " "
 		if t.ID == activeID {
-			mark = "*"
+			mark = "→"
 		}
 		if t.Error != "" {
 			fmt.Fprintf(&b, " %s[%d] %s — no numbers: %s\n", mark, t.ID, t.URL, t.Error)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func ParsePDFPayload(data []byte) (pdfOptions, error) {
 	if err := dec.Decode(&o); err != nil {
 		return o, fmt.Errorf("the payload is not a JSON object of pdf options: %v", err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return o, fmt.Errorf("the payload has data after its JSON object")
 	}
 	return o, nil

@@ -123,6 +123,9 @@ func stateSave(ctx context.Context, c *Call, name string) (string, error) {
 	}
 	data, _ := json.MarshalIndent(st, "", "  ")
 	path := statePath(c, name)
+	if isDaemonState(path) {
+		return "", Errorf("Pick another name.", "%s is the state file of a running '--session state-%s' daemon; saving there would orphan it.", path, name)
+	}
 	if err := writePrivate(c.Daemon.StateDir(), path, data); err != nil {
 		return "", err
 	}
@@ -186,6 +189,9 @@ func writePrivate(dir, path string, data []byte) error {
 // browser changes before it returns without error.
 func readState(c *Call, name string) (*savedState, error) {
 	path := statePath(c, name)
+	if isDaemonState(path) {
+		return nil, Errorf("Pick the name of a state saved with 'state save'.", "%s is a daemon's state file ('--session state-%s'), not a saved state.", path, name)
+	}
 	info, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		hint := "Run 'state save " + name + "' first."
@@ -239,11 +245,21 @@ func readState(c *Call, name string) (*savedState, error) {
 	return &st, nil
 }
 
+// isDaemonState reports whether path is a daemon's state file: the name of
+// a saved state "x" is also that of a '--session state-x' daemon's.
+func isDaemonState(path string) bool {
+	st, err := state.Read(path)
+	return err == nil && st.PID > 0
+}
+
 // savedStateNames lists the states saved beside the daemon's state file.
 func savedStateNames(c *Call) []string {
 	files, _ := filepath.Glob(filepath.Join(c.Daemon.StateDir(), "browse-state-*.json"))
 	var names []string
 	for _, f := range files {
+		if isDaemonState(f) {
+			continue
+		}
 		names = append(names, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "browse-state-"), ".json"))
 	}
 	sort.Strings(names)
@@ -263,7 +279,7 @@ func stateLoad(ctx context.Context, c *Call, name string) (string, error) {
 	if err != nil {
 		return "", Errorf("Check the saved cookies. The browser was not changed.", "The browser refused the saved cookies: %v.", err)
 	}
-	items, err := restoreLocalStorage(ctx, c.Browser, st.Origins)
+	items, skipped, err := restoreLocalStorage(ctx, c.Browser, st.Origins)
 	if err != nil {
 		return "", Errorf("The cookies were restored; the tabs were not changed. Run 'state load' again.", "Restoring localStorage failed: %v.", err)
 	}
@@ -311,38 +327,55 @@ func stateLoad(ctx context.Context, c *Call, name string) (string, error) {
 	if len(failed) > 0 {
 		msg += "\nThese pages did not load (their tabs are open; 'reload' to retry): " + strings.Join(failed, "; ")
 	}
+	if len(skipped) > 0 {
+		msg += "\nlocalStorage was not restored for: " + strings.Join(skipped, "; ")
+	}
 	return msg, nil
 }
 
 // restoreLocalStorage sets each origin's items in a scratch tab: it loads
 // the origin's root page (so the page runs, once, without the items), sets
-// them, and moves on. It returns the number of items set.
-func restoreLocalStorage(ctx context.Context, b *browser.Browser, origins []OriginStorage) (int, error) {
+// them, and moves on. It returns the number of items set and the origins
+// it could not restore (their root page redirected elsewhere, failed or
+// was slow): one such origin does not stop the others.
+func restoreLocalStorage(ctx context.Context, b *browser.Browser, origins []OriginStorage) (int, []string, error) {
 	if len(origins) == 0 {
-		return 0, nil
+		return 0, nil, nil
 	}
 	tab, err := b.OpenScratchTab(ctx)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer b.CloseScratchTab(tab)
 	n := 0
+	var skipped []string
 	for _, o := range origins {
-		if _, err := tab.Navigate(ctx, o.Origin+"/"); err != nil {
-			return n, fmt.Errorf("loading %s: %w", o.Origin, err)
-		}
-		items, _ := json.Marshal(o.LocalStorage)
-		res, err := tab.Evaluate(ctx, `((items) => { if (location.origin !== `+jsString(o.Origin)+`) return "the page went to " + location.origin;
-  for (const it of items) localStorage.setItem(it.name, it.value); return ""; })(`+string(items)+`)`)
-		if err != nil {
-			return n, fmt.Errorf("setting %s's items: %w", o.Origin, err)
-		}
-		if msg := browser.String(res); msg != "" {
-			return n, fmt.Errorf("setting %s's items: %s", o.Origin, msg)
+		if err := restoreOrigin(ctx, tab, o); err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s (%v)", o.Origin, err))
+			continue
 		}
 		n += len(o.LocalStorage)
 	}
-	return n, nil
+	return n, skipped, nil
+}
+
+// restoreOrigin sets one origin's items, within 10 s.
+func restoreOrigin(ctx context.Context, tab *browser.Tab, o OriginStorage) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := tab.Navigate(ctx, o.Origin+"/"); err != nil {
+		return fmt.Errorf("loading it: %w", err)
+	}
+	items, _ := json.Marshal(o.LocalStorage)
+	res, err := tab.Evaluate(ctx, `((items) => { if (location.origin !== `+jsString(o.Origin)+`) return "its page went to " + location.origin;
+  for (const it of items) localStorage.setItem(it.name, it.value); return ""; })(`+string(items)+`)`)
+	if err != nil {
+		return err
+	}
+	if msg := browser.String(res); msg != "" {
+		return errors.New(msg)
+	}
+	return nil
 }
 
 func jsString(s string) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/url"
 	"sort"
@@ -231,7 +232,7 @@ func strictUnmarshal(data []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("data after the JSON value")
 	}
 	return nil
@@ -423,12 +424,15 @@ func runCookieImport(ctx context.Context, c *Call) (string, error) {
 	}
 	msg := fmt.Sprintf("Imported %d cookies for %d domains", len(cookies), domains)
 	if len(origins) > 0 {
-		n, err := restoreLocalStorage(ctx, c.Browser, origins)
+		n, skipped, err := restoreLocalStorage(ctx, c.Browser, origins)
 		if err != nil {
 			return "", Errorf("The cookies were imported; run 'cookie-import' again to retry the localStorage.",
 				"%s, but restoring localStorage failed: %v.", msg, err)
 		}
-		msg += fmt.Sprintf(", and %d localStorage items for %d origins", n, len(origins))
+		msg += fmt.Sprintf(", and %d localStorage items for %d origins", n, len(origins)-len(skipped))
+		if len(skipped) > 0 {
+			msg += "\nlocalStorage was not restored for: " + strings.Join(skipped, "; ")
+		}
 	}
 	return msg, nil
 }
