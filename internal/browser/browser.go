@@ -54,6 +54,7 @@ type Browser struct {
 	// as it attaches (see applyOverrides in cookies.go); guarded by mu.
 	extraHeaders map[string]string // sent on every request; nil: none
 	userAgent    string            // "" keeps the browser's own
+	overrides    sync.Mutex        // serialises header and user-agent updates
 }
 
 // DialogPolicy says how dialogs are answered. The default accepts.

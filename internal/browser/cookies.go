@@ -51,6 +51,8 @@ func (b *Browser) ExtraHeaders() map[string]string {
 // and applies the new set to every open session. It returns the headers now
 // in force. If the browser refuses the new set, the old one is put back.
 func (b *Browser) SetExtraHeader(ctx context.Context, name, value string) (map[string]string, error) {
+	b.overrides.Lock() // one update at a time, rollback included
+	defer b.overrides.Unlock()
 	b.mu.Lock()
 	old := maps.Clone(b.extraHeaders)
 	next := maps.Clone(b.extraHeaders)
@@ -109,6 +111,8 @@ func (b *Browser) EffectiveUserAgent(ctx context.Context) (string, error) {
 // later. It is emulation on each session: nothing is rebuilt, so pages and
 // their refs stay as they are.
 func (b *Browser) SetUserAgent(ctx context.Context, ua string) error {
+	b.overrides.Lock() // one update at a time, rollback included
+	defer b.overrides.Unlock()
 	b.mu.Lock()
 	old := b.userAgent
 	b.userAgent = ua
@@ -117,6 +121,10 @@ func (b *Browser) SetUserAgent(ctx context.Context, ua string) error {
 		b.mu.Lock()
 		b.userAgent = old
 		b.mu.Unlock()
+		// Sessions that took the new one go back ("" is the browser's own).
+		Afterward(func(ctx context.Context) {
+			b.applyToSessions(ctx, func(ctx context.Context, s *cdp.Session) error { return setUserAgent(ctx, s, old) })
+		})
 		return err
 	}
 	return nil

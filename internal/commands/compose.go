@@ -305,6 +305,17 @@ type scoutMessage struct {
 
 func runInbox(ctx context.Context, c *Call) (string, error) {
 	path := filepath.Join(c.Daemon.StateDir(), inboxFile)
+	clear := c.Has("--clear")
+	if clear {
+		// Move the inbox aside before reading it: messages the scout appends
+		// meanwhile go to a new file, instead of being cleared unseen.
+		taken := path + ".clearing"
+		if err := os.Rename(path, taken); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", Errorf("Check the file's permissions.", "Cannot clear the inbox %s: %v.", path, err)
+		}
+		defer os.Remove(taken)
+		path = taken
+	}
 	data, truncated, err := readTail(path, maxInboxBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return "Inbox is empty", nil
@@ -347,10 +358,7 @@ func runInbox(ctx context.Context, c *Call) (string, error) {
 	for _, m := range msgs {
 		b.WriteString("\n\n" + m)
 	}
-	if c.Has("--clear") {
-		if err := os.Truncate(path, 0); err != nil {
-			return "", Errorf("Check the file's permissions.", "Cannot clear the inbox %s: %v.", path, err)
-		}
+	if clear {
 		b.WriteString("\n\n(inbox cleared)")
 	}
 	return b.String(), nil

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/browsehq/browse/internal/browser"
@@ -301,31 +302,53 @@ func stateLoad(ctx context.Context, c *Call, name string) (string, error) {
 		if saved.Active || activeTab == nil {
 			activeTab = t
 		}
+	}
+	// The pages load in parallel, 10 s each at most: a state of several
+	// slow tabs still fits the command's deadline.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, saved := range st.Tabs {
 		if saved.URL == "about:blank" {
 			continue
 		}
-		navCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		_, err = t.Navigate(navCtx, saved.URL)
-		cancel()
-		if err != nil {
-			failed = append(failed, fmt.Sprintf("%s (%v)", saved.URL, err))
-		}
+		wg.Add(1)
+		go func(t *browser.Tab, u string) {
+			defer wg.Done()
+			navCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			if _, err := t.Navigate(navCtx, u); err != nil {
+				mu.Lock()
+				failed = append(failed, fmt.Sprintf("%s (%v)", u, err))
+				mu.Unlock()
+			}
+		}(opened[i], saved.URL)
 	}
+	wg.Wait()
 	// Every other tab goes: those open before, and any that attached
 	// meanwhile (a browser that just started may still be restoring one).
-	closed := 0
-	for _, t := range c.Browser.Tabs() {
-		if !slices.Contains(opened, t) {
+	// This runs under its own short deadline, so a load that used up the
+	// command's time still ends with the saved tabs only.
+	closed, stayed := 0, 0
+	browser.Afterward(func(ctx context.Context) {
+		for _, t := range c.Browser.Tabs() {
+			if slices.Contains(opened, t) {
+				continue
+			}
 			if _, err := c.Browser.CloseTab(ctx, t.ID); err == nil {
 				closed++
+			} else {
+				stayed++
 			}
 		}
-	}
-	c.Browser.Activate(ctx, activeTab.ID)
+		c.Browser.Activate(ctx, activeTab.ID)
+	})
 	msg := fmt.Sprintf("Loaded state %q: %d cookies for %d domains, %d localStorage items for %d origins, %d tabs (active: tab %d, %s); closed the %d tabs open before",
 		name, len(st.Cookies), domains, items, len(st.Origins), len(opened), activeTab.ID, activeTab.URL(), closed)
 	if len(failed) > 0 {
 		msg += "\nThese pages did not load (their tabs are open; 'reload' to retry): " + strings.Join(failed, "; ")
+	}
+	if stayed > 0 {
+		msg += fmt.Sprintf("\n%d earlier tabs could not be closed; 'tabs' lists them.", stayed)
 	}
 	if len(skipped) > 0 {
 		msg += "\nlocalStorage was not restored for: " + strings.Join(skipped, "; ")

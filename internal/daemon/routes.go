@@ -192,10 +192,13 @@ func (d *Daemon) handleBatch(w http.ResponseWriter, r *http.Request) {
 			results[i].fail(cerr)
 			continue
 		}
-		tab := req.TabID
-		if tab == 0 {
-			tab = active
+		if req.TabID == 0 {
+			// Pinned to the tab active on arrival: a 'tab N' item earlier in
+			// the batch must not move later items into another group's tab.
+			req.TabID = active
+			results[i].TabID = active
 		}
+		tab := req.TabID
 		if _, seen := groups[tab]; !seen {
 			order = append(order, tab)
 		}
@@ -209,11 +212,6 @@ func (d *Daemon) handleBatch(w http.ResponseWriter, r *http.Request) {
 			for _, i := range indexes {
 				req := &batch.Commands[i]
 				res := &results[i]
-				if res.TabID == 0 {
-					if t, err := d.browser.Tab(0); err == nil {
-						res.TabID = t.ID
-					}
-				}
 				began := time.Now()
 				out, cerr := d.Execute(r.Context(), req)
 				res.Duration = time.Since(began).Milliseconds()
