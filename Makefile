@@ -51,6 +51,7 @@ fuzz:
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseChain$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseCookieImport$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseHeader$$' -fuzztime 20s
+	go test ./internal/ssrf -run XXX -fuzz '^FuzzParseHostIP$$' -fuzztime 20s
 
 # docs/commands.md is generated from the command registry.
 docs: build

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/browsehq/browse/internal/browser"
 	"github.com/browsehq/browse/internal/safepath"
+	"github.com/browsehq/browse/internal/ssrf"
 )
 
 func runGoto(ctx context.Context, c *Call) (string, error) {
@@ -23,8 +25,10 @@ func runGoto(ctx context.Context, c *Call) (string, error) {
 }
 
 // checkURL is the one validation every URL the daemon loads or fetches goes
-// through (goto, diff, download, scrape): it normalises the URL and keeps
-// file:// URLs inside the safe directories.
+// through (goto, newtab, diff, download and each of its redirects, scrape,
+// state load): it normalises the URL, keeps file:// URLs inside the safe
+// directories, and refuses metadata services and link-local hosts, however
+// spelt, and names that resolve to them.
 func checkURL(c *Call, raw string) (string, error) {
 	home, _ := os.UserHomeDir()
 	u, err := NormalizeURL(raw, c.Daemon.Workspace(), home)
@@ -34,6 +38,12 @@ func checkURL(c *Call, raw string) (string, error) {
 	if p := FilePath(u); p != "" {
 		if _, err := safepath.Check(p, c.Daemon.SafeRoots()); err != nil {
 			return "", Errorf("Put the file under the workspace or the temp directory.", "Refusing to open %s: %v.", u, err)
+		}
+	}
+	if parsed, err := url.Parse(u); err == nil && (parsed.Scheme == "http" || parsed.Scheme == "https") {
+		if err := ssrf.CheckName(context.Background(), ssrf.DefaultResolver, parsed.Hostname()); err != nil {
+			return "", &Error{Status: 403, Msg: fmt.Sprintf("Refusing to open %s: %v.", u, err),
+				Hint: "browse does not load cloud metadata services or link-local addresses; loopback and private hosts are fine."}
 		}
 	}
 	return u, nil

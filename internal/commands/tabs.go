@@ -73,6 +73,12 @@ func runTab(ctx context.Context, c *Call) (string, error) {
 }
 
 func runNewTab(ctx context.Context, c *Call) (string, error) {
+	if len(c.Args) == 1 {
+		// A refused URL must not leave a blank tab behind.
+		if _, err := checkURL(c, c.Args[0]); err != nil {
+			return "", err
+		}
+	}
 	t, err := c.Browser.NewTab(ctx, "")
 	if err != nil {
 		return "", pageError(err)
