@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/browsehq/browse/internal/browser"
-	"github.com/browsehq/browse/internal/safepath"
 )
 
 // cleanTextJS is visible text with whitespace tidied: innerText already skips
@@ -96,13 +94,9 @@ func runJS(ctx context.Context, c *Call) (string, error) {
 }
 
 func runEval(ctx context.Context, c *Call) (string, error) {
-	path, err := safepath.Check(c.Args[0], c.Daemon.SafeRoots())
+	src, err := readCheckedFile(c, c.Args[0], maxPayloadBytes, "Keep scripts under 10 MB.")
 	if err != nil {
-		return "", Errorf("Put the script under the workspace or the temp directory.", "Refusing to read %s: %v.", c.Args[0], err)
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return "", Errorf("Check the path.", "Cannot read %s: %v.", c.Args[0], err)
+		return "", err
 	}
 	return evalJS(ctx, c, string(src))
 }

@@ -3,8 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -12,7 +10,6 @@ import (
 	cdproto "github.com/chromedp/cdproto/cdp"
 
 	"github.com/browsehq/browse/internal/browser"
-	"github.com/browsehq/browse/internal/safepath"
 	"github.com/browsehq/browse/internal/snapshot"
 )
 
@@ -142,22 +139,16 @@ func cursorSection(ctx context.Context, c *Call, frame cdproto.FrameID) (string,
 }
 
 func annotate(ctx context.Context, c *Call, path string, refs []browser.RefEntry) (string, error) {
-	if path == "" {
-		path = filepath.Join(os.TempDir(), fmt.Sprintf("browse-annotated-%d.png", time.Now().UnixMilli()))
-	}
-	checked, err := safepath.Check(path, c.Daemon.SafeRoots())
+	checked, err := outputPath(c, path, fmt.Sprintf("browse-annotated-%d.png", time.Now().UnixMilli()))
 	if err != nil {
-		return "", Errorf("Write under the workspace or the temp directory.", "Refusing to write %s: %v.", path, err)
+		return "", err
 	}
 	png, err := c.Tab.Annotate(ctx, refs)
 	if err != nil {
 		return "", pageError(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(checked), 0o755); err != nil {
-		return "", Errorf("Check the directory.", "Cannot create %s: %v.", filepath.Dir(checked), err)
-	}
-	if err := os.WriteFile(checked, png, 0o644); err != nil {
-		return "", Errorf("Check the path.", "Cannot write %s: %v.", checked, err)
+	if err := writeOutput(checked, png); err != nil {
+		return "", err
 	}
 	return checked, nil
 }

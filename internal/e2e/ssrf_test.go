@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,4 +35,48 @@ func TestMetadataAddressesAreRefused(t *testing.T) {
 	}
 	contains(t, w.ok("url"), url("/home.html")) // the page never moved
 	contains(t, w.ok("goto", url("/other.html")), "(200)")
+}
+
+// Every command that reads or writes a file keeps to the workspace and the
+// temp directory, after resolving symlinks and "..", and names the allowed
+// directories when it refuses.
+func TestEveryFileArgumentIsConfined(t *testing.T) {
+	w := shared(t)
+	w.ok("goto", url("/interact.html"))
+	// A symlink inside a safe directory that points outside it.
+	link := filepath.Join(t.TempDir(), "etc-link")
+	if err := os.Symlink("/etc", link); err != nil {
+		t.Fatal(err)
+	}
+	outside := []string{"/etc/browse-x", filepath.Join(link, "browse-x"), filepath.Join(w.dir, "..", "..", "etc", "browse-x")}
+	for _, p := range outside {
+		for _, args := range [][]string{
+			{"eval", p + ".js"},
+			{"load-html", p + ".html"},
+			{"load-html", "--from-file", p + ".json"},
+			{"pdf", "--from-file", p + ".json"},
+			{"cookie-import", p + ".json"},
+			{"upload", "[name=doc]", p + ".txt"},
+			{"goto", "file://" + p + ".html"},
+			{"screenshot", p + ".png"},
+			{"pdf", p + ".pdf"},
+			{"snapshot", "-a", "-o", p + ".png"},
+			{"archive", p + ".mhtml"},
+			{"responsive", p},
+			{"prettyscreenshot", p + ".png"},
+			{"download", url("/home.html"), p + ".html"},
+			{"scrape", "images", "--dir", p},
+		} {
+			r := w.run(args...)
+			if r.code != 1 || !strings.Contains(r.stderr, "outside the allowed directories") || !strings.Contains(r.stderr, os.TempDir()) {
+				t.Errorf("browse %s: exit %d, stderr %q; want a refusal naming the allowed directories", strings.Join(args, " "), r.code, r.stderr)
+			}
+		}
+	}
+	for _, p := range []string{"/etc/browse-x.png", "/etc/browse-x.pdf", "/etc/browse-x.mhtml", "/etc/browse-x"} {
+		if _, err := os.Lstat(p); err == nil {
+			os.Remove(p)
+			t.Errorf("%s was written", p)
+		}
+	}
 }
