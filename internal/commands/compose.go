@@ -72,7 +72,7 @@ func composable(name, where string) (*Command, *Error) {
 		return nil, e
 	}
 	switch {
-	case cmd.Name == "chain" || cmd.Name == "tab-each" || cmd.NoBatch:
+	case cmd.NoBatch: // chain, tab-each, stop: nothing that runs or ends others
 		return nil, &Error{Status: 400, Msg: fmt.Sprintf("%s: '%s' cannot run inside chain, tab-each or a batch.", where, cmd.Name),
 			Hint: "Run it on its own."}
 	case cmd.Run == nil || cmd.Local:
@@ -454,21 +454,12 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// redactStep hides the secret in a step that sets one, as the commands
-// themselves do when they print what they set.
+// redactStep hides the secret in a step that sets one, as the registry
+// says for its command.
 func redactStep(step []string) []string {
-	out := append([]string(nil), step...)
-	switch {
-	case out[0] == "header" && len(out) > 1:
-		name, value, _ := strings.Cut(strings.Join(out[1:], " "), ":")
-		out = []string{"header", RedactHeader(strings.TrimSpace(name), strings.TrimSpace(value))}
-	case out[0] == "cookie" && len(out) > 1:
-		if name, value, ok := strings.Cut(out[1], "="); ok {
-			out[1] = name + "=" + TruncateValue(value)
-		}
-	case out[0] == "storage" && len(out) > 3 && out[1] == "set":
-		out[3] = TruncateValue(strings.Join(out[3:], " "))
-		out = out[:4]
+	cmd, ok := Lookup(step[0])
+	if !ok {
+		return step
 	}
-	return out
+	return append([]string{step[0]}, cmd.ShownArgs(step[1:])...)
 }

@@ -79,11 +79,23 @@ type Command struct {
 	// NoBatch commands cannot run inside POST /batch (stop would end the
 	// daemon under the other commands).
 	NoBatch bool
+	// RedactArgs, for commands whose arguments carry a secret (a header's
+	// value, a cookie's), returns the arguments as reports may show them.
+	RedactArgs func(args []string) []string
 	// Stdin commands take their input on standard input (chain's JSON): the
 	// CLI reads it and sends it as the last argument.
 	Stdin    bool
 	Deadline Deadline
 	Run      func(ctx context.Context, c *Call) (string, error)
+}
+
+// ShownArgs are the arguments as a report or a log may show them: secrets
+// hidden, for the commands that take one.
+func (c *Command) ShownArgs(args []string) []string {
+	if c.RedactArgs == nil {
+		return args
+	}
+	return c.RedactArgs(append([]string(nil), args...))
 }
 
 // Usage is the one-line synopsis: "goto <url>".

@@ -92,8 +92,7 @@ func stateSave(ctx context.Context, c *Call, name string) (string, error) {
 	}
 	st := savedState{Version: savedStateVersion, SavedAt: time.Now().UTC().Format(time.RFC3339), Cookies: []ImportedCookie{}, Origins: []OriginStorage{}}
 	for _, ck := range cookies {
-		st.Cookies = append(st.Cookies, ImportedCookie{Name: ck.Name, Value: ck.Value, Domain: ck.Domain, Path: ck.Path,
-			Expires: ck.Expires, HTTPOnly: ck.HTTPOnly, Secure: ck.Secure, SameSite: string(ck.SameSite)})
+		st.Cookies = append(st.Cookies, cookieRecord(ck))
 	}
 	active := c.Browser.ActiveID()
 	seen := map[string]bool{}      // origins whose localStorage was read

@@ -27,19 +27,6 @@ import (
 
 // ---- cookies ----
 
-// cookieView is one cookie as 'cookies' prints it: the fields of the
-// reference's output, with the value truncated.
-type cookieView struct {
-	Name     string  `json:"name"`
-	Value    string  `json:"value"`
-	Domain   string  `json:"domain"`
-	Path     string  `json:"path"`
-	Expires  float64 `json:"expires"`
-	HTTPOnly bool    `json:"httpOnly"`
-	Secure   bool    `json:"secure"`
-	SameSite string  `json:"sameSite"`
-}
-
 func runCookies(ctx context.Context, c *Call) (string, error) {
 	cookies, err := c.Browser.Cookies(ctx)
 	if err != nil {
@@ -51,14 +38,14 @@ func runCookies(ctx context.Context, c *Call) (string, error) {
 		}
 		return cookies[i].Name < cookies[j].Name
 	})
-	out := make([]cookieView, 0, len(cookies))
+	out := make([]ImportedCookie, 0, len(cookies))
 	for _, ck := range cookies {
-		sameSite := string(ck.SameSite)
-		if sameSite == "" {
-			sameSite = "Lax" // Chromium's default for a cookie that names none
+		view := cookieRecord(ck)
+		view.Value = TruncateValue(view.Value)
+		if view.SameSite == "" {
+			view.SameSite = "Lax" // Chromium's default for a cookie that names none
 		}
-		out = append(out, cookieView{Name: ck.Name, Value: TruncateValue(ck.Value), Domain: ck.Domain, Path: ck.Path,
-			Expires: ck.Expires, HTTPOnly: ck.HTTPOnly, Secure: ck.Secure, SameSite: sameSite})
+		out = append(out, view)
 	}
 	data, _ := json.MarshalIndent(out, "", "  ")
 	return string(data), nil
@@ -120,6 +107,13 @@ type ImportedCookie struct {
 	Secure   bool    `json:"secure"`
 	// SameSite is "Strict", "Lax", "None", or "" for the browser's default.
 	SameSite string `json:"sameSite,omitempty"`
+}
+
+// cookieRecord is a browser cookie in the shape 'cookies' prints and
+// 'state save' writes.
+func cookieRecord(ck *network.Cookie) ImportedCookie {
+	return ImportedCookie{Name: ck.Name, Value: ck.Value, Domain: ck.Domain, Path: ck.Path,
+		Expires: ck.Expires, HTTPOnly: ck.HTTPOnly, Secure: ck.Secure, SameSite: string(ck.SameSite)}
 }
 
 // OriginStorage is one origin's localStorage, as in Playwright's storage
@@ -651,4 +645,31 @@ func runUserAgent(ctx context.Context, c *Call) (string, error) {
 	}
 	return fmt.Sprintf("User agent set for every tab (%d open, and later ones): %s\nPages and refs are kept; reload a page to fetch it with the new user agent.",
 		len(c.Browser.Tabs()), ua), nil
+}
+
+// redactHeaderArgs shows "header Name: value" with a sensitive value hidden.
+func redactHeaderArgs(args []string) []string {
+	if len(args) == 0 {
+		return args
+	}
+	name, value, _ := strings.Cut(strings.Join(args, " "), ":")
+	return []string{RedactHeader(strings.TrimSpace(name), strings.TrimSpace(value))}
+}
+
+// redactCookieArgs shows "cookie name=value" with the value truncated.
+func redactCookieArgs(args []string) []string {
+	if len(args) == 1 {
+		if name, value, ok := strings.Cut(args[0], "="); ok {
+			args[0] = name + "=" + TruncateValue(value)
+		}
+	}
+	return args
+}
+
+// redactStorageArgs shows "storage set key value" with the value truncated.
+func redactStorageArgs(args []string) []string {
+	if len(args) > 2 && args[0] == "set" {
+		return []string{"set", args[1], TruncateValue(strings.Join(args[2:], " "))}
+	}
+	return args
 }

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,25 +23,32 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s is %s", e.Host, e.Reason) }
 
-// blockedNames are metadata services reached by name.
-var blockedNames = map[string]bool{
-	"metadata.google.internal": true,
-	"metadata.azure.internal":  true,
-	"metadata":                 true,
-	"instance-data":            true, // EC2's name for its metadata service
+// isMetadataName reports a metadata service reached by name.
+func isMetadataName(h string) bool {
+	switch h {
+	case "metadata.google.internal", "metadata.azure.internal", "metadata",
+		"instance-data": // EC2's name for its metadata service
+		return true
+	}
+	return false
 }
 
 // blockedPrefixes are the networks refused whatever the spelling of the
-// address.
-var blockedPrefixes = []struct {
+// address. They are parsed on first use, not at start-up: every CLI call
+// links this package, and most never check a URL.
+var blockedPrefixes = sync.OnceValue(func() []blockedPrefix {
+	return []blockedPrefix{
+		{netip.MustParsePrefix("169.254.0.0/16"), "a link-local address (cloud metadata lives there)"},
+		{netip.MustParsePrefix("100.100.100.200/32"), "a cloud metadata address (Alibaba)"},
+		{netip.MustParsePrefix("fd00:ec2::254/128"), "a cloud metadata address (AWS, IPv6)"},
+		{netip.MustParsePrefix("fc00::/7"), "an IPv6 unique-local address"},
+		{netip.MustParsePrefix("fe80::/10"), "an IPv6 link-local address"},
+	}
+})
+
+type blockedPrefix struct {
 	prefix netip.Prefix
 	reason string
-}{
-	{netip.MustParsePrefix("169.254.0.0/16"), "a link-local address (cloud metadata lives there)"},
-	{netip.MustParsePrefix("100.100.100.200/32"), "a cloud metadata address (Alibaba)"},
-	{netip.MustParsePrefix("fd00:ec2::254/128"), "a cloud metadata address (AWS, IPv6)"},
-	{netip.MustParsePrefix("fc00::/7"), "an IPv6 unique-local address"},
-	{netip.MustParsePrefix("fe80::/10"), "an IPv6 link-local address"},
 }
 
 // CheckHost refuses a URL host (a name, an IPv4 address in any of the
@@ -48,7 +56,7 @@ var blockedPrefixes = []struct {
 // metadata service or in a blocked network. It does not resolve names.
 func CheckHost(host string) error {
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if blockedNames[h] {
+	if isMetadataName(h) {
 		return &Error{Host: host, Reason: "a cloud metadata service"}
 	}
 	addr, ok := ParseHostIP(h)
@@ -62,7 +70,7 @@ func CheckHost(host string) error {
 // addresses are judged as the IPv4 address they carry.
 func CheckAddr(host string, addr netip.Addr) error {
 	addr = addr.Unmap()
-	for _, b := range blockedPrefixes {
+	for _, b := range blockedPrefixes() {
 		if b.prefix.Contains(addr) {
 			return &Error{Host: host, Reason: b.reason + " (" + addr.String() + ")"}
 		}
