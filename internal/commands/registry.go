@@ -68,8 +68,12 @@ type Command struct {
 	// positions really are paths (screenshot's positional argument may be a
 	// selector instead).
 	PathArgFilter func(arg string) bool
-	// PageContent marks output that comes from the page itself (untrusted).
+	// PageContent marks output that comes from the page itself (untrusted):
+	// the daemon wraps it in the untrusted-content envelope.
 	PageContent bool
+	// DOMContent commands read the live DOM (text, html, links…): hidden
+	// elements on the page are reported as content warnings with their output.
+	DOMContent bool
 	// Tunnel marks commands a remote agent may run over the tunnel.
 	Tunnel bool
 	// NoTab commands run without taking a tab's lock (tabs, status, stop…).
@@ -137,6 +141,9 @@ type Call struct {
 	// longer deadline of their own (a screenshot of a missing element
 	// fails as fast as a click on it).
 	ActionTimeout time.Duration
+	// Warnings are notes about the page's content (hidden text that reads as
+	// instructions, say) that go above the output, outside the envelope.
+	Warnings []string
 }
 
 // Has reports whether flag name was given.
