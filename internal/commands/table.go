@@ -142,7 +142,7 @@ var coreCommands = []*Command{
 			{Name: "--videos", Help: "videos only"},
 			{Name: "--audio", Help: "audio only"},
 		},
-		MaxArgs: 1, PageContent: true, Tunnel: true, Run: runMedia},
+		MaxArgs: 1, PageContent: true, DOMContent: true, Tunnel: true, Run: runMedia},
 	{Name: "data", Category: Read, Summary: "Structured data as JSON: JSON-LD, Open Graph, Twitter cards, meta tags",
 		Flags: []Flag{
 			{Name: "--jsonld", Help: "JSON-LD only"},
@@ -150,7 +150,7 @@ var coreCommands = []*Command{
 			{Name: "--meta", Help: "meta tags only"},
 			{Name: "--twitter", Help: "Twitter cards only"},
 		},
-		MaxArgs: 0, PageContent: true, Tunnel: true, Run: runData},
+		MaxArgs: 0, PageContent: true, DOMContent: true, Tunnel: true, Run: runData},
 	{Name: "ux-audit", Category: Read, Summary: "Page structure as JSON: site identity, navigation, headings (≤ 50), text blocks, interactive elements (≤ 200)",
 		MaxArgs: 0, PageContent: true, DOMContent: true, Run: runUXAudit},
 	{Name: "perf", Category: Read, Summary: "Navigation and paint timings of the current page", MaxArgs: 0, Run: runPerf},
