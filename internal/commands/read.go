@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,19 +10,37 @@ import (
 	"github.com/browsehq/browse/internal/browser"
 )
 
-// cleanTextJS is visible text with whitespace tidied: innerText already skips
-// hidden elements, scripts and styles; runs of blank lines fold to one.
-const cleanTextJS = `function() {
-	const root = this.nodeType === 9 ? (this.body || this.documentElement) : this;
-	if (!root) return '';
-	const lines = (root.innerText ?? root.textContent ?? '').split('\n').map(l => l.replace(/[ \t\u00a0]+/g, ' ').trim());
-	const out = [];
-	for (const l of lines) if (l || (out.length && out[out.length - 1])) out.push(l);
-	return out.join('\n').trim();
-}`
+// cleanTextJS is the page's visible text with whitespace tidied, leaving
+// out text hidden by tricks or hidden text that reads as instructions (see
+// browser.StripHiddenTextJS). diff compares pages with it too.
+const cleanTextJS = browser.StripHiddenTextJS
+
+// textWithWarningsJS is cleanTextJS asking for its warnings as well; the
+// object comes back by value, serialised by the browser, not by the page.
+// strictTextJS strips every deceptively hidden element, for paired agents.
+const (
+	textWithWarningsJS = `function() { return (` + cleanTextJS + `).call(this, true, false) }`
+	strictTextJS       = `function() { return (` + cleanTextJS + `).call(this, true, true) }`
+)
 
 func runText(ctx context.Context, c *Call) (string, error) {
-	return onTarget(ctx, c, optionalArg(c), cleanTextJS)
+	js := textWithWarningsJS
+	if c.Strict {
+		js = strictTextJS
+	}
+	out, err := onTarget(ctx, c, optionalArg(c), js)
+	if err != nil {
+		return "", err
+	}
+	var res struct {
+		Text     string   `json:"text"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		return "", &Error{Status: 500, Msg: "The page's text could not be read: the page interfered with the reader.", Hint: "Try 'html' instead."}
+	}
+	c.Warnings = append(c.Warnings, res.Warnings...)
+	return res.Text, nil
 }
 
 func runHTML(ctx context.Context, c *Call) (string, error) {
