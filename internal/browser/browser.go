@@ -42,6 +42,7 @@ type Browser struct {
 	activeID  int
 	nextTabID int
 	waiting   map[target.ID]chan *Tab // newtab callers waiting for the attach
+	owners    map[target.ID]string    // owners of tabs being opened for paired clients
 	requests  map[string]*NetEntry    // in-flight requests by session+requestId
 	dialog    DialogPolicy
 	viewport  *Viewport // applied to every new tab (set by the viewport command)
@@ -81,6 +82,7 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		byTarget: make(map[target.ID]*Tab),
 		sessions: make(map[string]*frameTarget),
 		waiting:  make(map[target.ID]chan *Tab),
+		owners:   make(map[target.ID]string),
 		requests: make(map[string]*NetEntry),
 		firstTab: make(chan struct{}),
 	}
@@ -263,6 +265,16 @@ func (b *Browser) Activate(ctx context.Context, id int) (*Tab, error) {
 
 // NewTab opens a tab, makes it active and, if url is set, navigates it.
 func (b *Browser) NewTab(ctx context.Context, url string) (*Tab, error) {
+	return b.newTab(ctx, "")
+}
+
+// NewTabFor opens a tab owned by a paired client. It does not become the
+// active tab: the local user's next command still goes where it went.
+func (b *Browser) NewTabFor(ctx context.Context, owner string) (*Tab, error) {
+	return b.newTab(ctx, owner)
+}
+
+func (b *Browser) newTab(ctx context.Context, owner string) (*Tab, error) {
 	res, err := cdproto.Call(ctx, b.root, target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
 	if err != nil {
 		return nil, fmt.Errorf("opening a tab: %w", err)
@@ -270,9 +282,15 @@ func (b *Browser) NewTab(ctx context.Context, url string) (*Tab, error) {
 	ch := make(chan *Tab, 1)
 	b.mu.Lock()
 	if t := b.byTarget[res.TargetID]; t != nil {
+		if owner != "" {
+			t.owner = owner
+		}
 		ch <- t
 	} else {
 		b.waiting[res.TargetID] = ch
+		if owner != "" {
+			b.owners[res.TargetID] = owner
+		}
 	}
 	b.mu.Unlock()
 	var tab *Tab
@@ -286,10 +304,19 @@ func (b *Browser) NewTab(ctx context.Context, url string) (*Tab, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	b.mu.Lock()
-	b.activeID = tab.ID
-	b.mu.Unlock()
+	if owner == "" {
+		b.mu.Lock()
+		b.activeID = tab.ID
+		b.mu.Unlock()
+	}
 	return tab, nil
+}
+
+// Owner is the paired client that opened the tab, "" for the local user.
+func (t *Tab) Owner() string {
+	t.b.mu.Lock()
+	defer t.b.mu.Unlock()
+	return t.owner
 }
 
 // CloseTab closes tab id (0: the active tab). The browser always keeps one
@@ -327,6 +354,13 @@ func (b *Browser) removeTab(t *Tab) {
 	b.warnTabs() // re-arms a warning once the count drops below its threshold
 	if b.activeID == t.ID && len(b.tabs) > 0 {
 		b.activeID = b.tabs[len(b.tabs)-1].ID
+		// Prefer the user's own tabs to a paired agent's.
+		for _, x := range slices.Backward(b.tabs) {
+			if x.owner == "" {
+				b.activeID = x.ID
+				break
+			}
+		}
 	}
 	t.markClosed()
 	if len(b.tabs) == 0 {
@@ -369,7 +403,8 @@ func (b *Browser) onAttached(parentSession string, ev *target.EventAttachedToTar
 		tab := newTab(b, b.nextTabID, info, s)
 		b.byTarget[info.TargetID] = tab
 		b.sessions[s.ID()] = &frameTarget{tab: tab, session: s, frameID: cdproto.FrameID(info.TargetID)}
-		if opener := b.byTarget[info.OpenerID]; opener != nil && opener.scratch {
+		opener := b.byTarget[info.OpenerID]
+		if opener != nil && opener.scratch {
 			// A page opened from a scratch tab is scratch too: never listed,
 			// never active, closed with its opener.
 			tab.scratch = true
@@ -377,9 +412,18 @@ func (b *Browser) onAttached(parentSession string, ev *target.EventAttachedToTar
 			b.tabs = append(b.tabs, tab)
 			b.warnTabs()
 		}
-		if !tab.scratch && (b.activeID == 0 || info.OpenerID != "") {
+		if opener != nil {
+			tab.owner = opener.owner // a paired agent's popups stay its own
+		}
+		owner, claimed := b.owners[info.TargetID]
+		if claimed {
+			tab.owner = owner
+			delete(b.owners, info.TargetID)
+		}
+		if !tab.scratch && tab.owner == "" && (b.activeID == 0 || info.OpenerID != "") {
 			// The first tab, and pages a page opened (target=_blank,
 			// window.open), become the active tab, as they would for a user.
+			// A paired agent's tabs never take the user's active tab.
 			b.activeID = tab.ID
 		}
 		if ch := b.waiting[info.TargetID]; ch != nil {

@@ -45,6 +45,9 @@ type Tab struct {
 	// scratch tabs are a command's own (diff's), kept out of the tab list;
 	// guarded by the browser's mutex.
 	scratch bool
+	// owner is the paired client that opened the tab ("" for the local
+	// user); guarded by the browser's mutex. Pages it opens inherit it.
+	owner string
 	// navStarts and reqStarts count main-frame loads and requests begun, so
 	// an action can tell whether it started either.
 	navStarts int64
