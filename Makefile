@@ -52,6 +52,10 @@ fuzz:
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseCookieImport$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseHeader$$' -fuzztime 20s
 	go test ./internal/ssrf -run XXX -fuzz '^FuzzParseHostIP$$' -fuzztime 20s
+	go test ./internal/auth -run XXX -fuzz '^FuzzBearerToken$$' -fuzztime 20s
+	go test ./internal/auth -run XXX -fuzz '^FuzzCookieValue$$' -fuzztime 20s
+	go test ./internal/envelope -run XXX -fuzz '^FuzzWrap$$' -fuzztime 20s
+	go test ./internal/envelope -run XXX -fuzz '^FuzzEscape$$' -fuzztime 20s
 
 # docs/commands.md is generated from the command registry.
 docs: build

@@ -7,29 +7,40 @@ import "path/filepath"
 // which runs elsewhere, reads the file the user meant.
 func AbsPathArgs(cmd *Command, raw []string, cwd string) []string {
 	out := append([]string(nil), raw...)
+	for _, i := range PathArgIndexes(cmd, raw) {
+		out[i] = abs(out[i], cwd)
+	}
+	return out
+}
+
+// PathArgIndexes are the indexes in raw of the command's file-path
+// arguments: the PathArgs positions (where PathArgFilter agrees) and the
+// values of Path flags.
+func PathArgIndexes(cmd *Command, raw []string) []int {
+	var idx []int
 	pos := 0
 	flagsDone := false
-	for i := 0; i < len(out); i++ {
-		a := out[i]
+	for i := 0; i < len(raw); i++ {
+		a := raw[i]
 		if !flagsDone && a == "--" {
 			flagsDone = true
 			continue
 		}
 		if !flagsDone && looksLikeFlag(a) {
-			if f := cmd.flag(a); f != nil && f.Value != "" && i+1 < len(out) {
+			if f := cmd.flag(a); f != nil && f.Value != "" && i+1 < len(raw) {
 				i++ // the flag's value
 				if f.Path {
-					out[i] = abs(out[i], cwd)
+					idx = append(idx, i)
 				}
 			}
 			continue
 		}
 		if cmd.isPathArg(pos) && (cmd.PathArgFilter == nil || cmd.PathArgFilter(a)) {
-			out[i] = abs(a, cwd)
+			idx = append(idx, i)
 		}
 		pos++
 	}
-	return out
+	return idx
 }
 
 func (c *Command) isPathArg(pos int) bool {

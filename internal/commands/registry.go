@@ -22,6 +22,17 @@ const (
 	Meta  Category = "meta"  // tabs, logs, the daemon itself
 )
 
+// Power raises a command above its category for scoped clients (paired
+// remote agents): it decides which token scope the command needs.
+type Power string
+
+const (
+	PowerNone    Power = ""
+	PowerAdmin   Power = "admin"   // runs page JavaScript, reads or sets credentials and headers
+	PowerControl Power = "control" // ends or reshapes the daemon or the browser
+	PowerRoot    Power = "root"    // pairing and the tunnel: the local user's token only
+)
+
 // Flag is one option a command takes.
 type Flag struct {
 	Name  string // "--clear", "-i"
@@ -74,8 +85,17 @@ type Command struct {
 	// DOMContent commands read the live DOM (text, html, links…): hidden
 	// elements on the page are reported as content warnings with their output.
 	DOMContent bool
-	// Tunnel marks commands a remote agent may run over the tunnel.
+	// Tunnel marks commands a remote agent may run over the tunnel (the
+	// reference's 26). File paths are refused there whatever the command.
 	Tunnel bool
+	// Power raises the scope a scoped client needs (see Scope).
+	Power Power
+	// TabFree commands touch no tab's content (tabs, newtab, status): a
+	// client that may only drive its own tabs may still run them.
+	TabFree bool
+	// TabArg commands take a tab id as their first argument (tab,
+	// closetab): a client that may only drive its own tabs must own it.
+	TabArg bool
 	// NoTab commands run without taking a tab's lock (tabs, status, stop…).
 	NoTab bool
 	// Local commands run in the CLI process without a daemon (help, restart).
@@ -102,6 +122,16 @@ func (c *Command) ShownArgs(args []string) []string {
 	return c.RedactArgs(append([]string(nil), args...))
 }
 
+// Scope is the token scope a scoped client needs to run the command:
+// "admin", "control" or "root" when the command has that power, else its
+// category ("read", "write", "meta").
+func (c *Command) Scope() string {
+	if c.Power != PowerNone {
+		return string(c.Power)
+	}
+	return string(c.Category)
+}
+
 // Usage is the one-line synopsis: "goto <url>".
 func (c *Command) Usage() string {
 	if c.Args == "" {
@@ -123,10 +153,24 @@ type Daemon interface {
 	StateDir() string
 	// Shutdown stops the daemon once the current response is written.
 	Shutdown()
+	// Pair makes a single-use setup key for a remote agent and returns
+	// the instructions to hand it.
+	Pair(ctx context.Context, req PairRequest) (string, error)
+	// Tunnel starts, stops or reports the tunnel ("start", "stop",
+	// "status"), lists paired agents ("agents") or revokes one ("revoke",
+	// with its name).
+	Tunnel(ctx context.Context, action, arg string) (string, error)
 	// Exec runs another command as POST /command would (its own lookup,
 	// argument check, tab turn and deadline), for commands that compose
 	// others (chain, tab-each).
 	Exec(ctx context.Context, command string, args []string, tabID int) (string, *Error)
+}
+
+// PairRequest is what pair-agent asks for: a client name ("" for a
+// generated one) and its scopes (nil for the default set).
+type PairRequest struct {
+	Client string
+	Scopes []string
 }
 
 // Call is one invocation of a command.
@@ -141,6 +185,12 @@ type Call struct {
 	// longer deadline of their own (a screenshot of a missing element
 	// fails as fast as a click on it).
 	ActionTimeout time.Duration
+	// Owner is the paired client running the command ("" for the local
+	// user): tabs it opens are its own.
+	Owner string
+	// Strict is set for paired agents: text leaves out every deceptively
+	// hidden element, not only hidden text that reads as instructions.
+	Strict bool
 	// Warnings are notes about the page's content (hidden text that reads as
 	// instructions, say) that go above the output, outside the envelope.
 	Warnings []string
@@ -335,9 +385,11 @@ func CommandHelp(c *Command) string {
 // Reference renders the registry as a Markdown table for docs/commands.md.
 func Reference() string {
 	var b strings.Builder
-	b.WriteString("# Command reference\n\nGenerated from the command registry by `browse help --markdown`; do not edit by hand.\n")
+	b.WriteString("# Command reference\n\nGenerated from the command registry by `browse help --markdown`; do not edit by hand.\n\n" +
+		"Scope is the token scope a paired agent needs (read, write, meta, admin, control; root: the local user only); " +
+		"tunnel marks the commands a remote agent may run over the tunnel; page content marks output wrapped in the untrusted-content envelope.\n")
 	for _, ct := range categoryTitles {
-		fmt.Fprintf(&b, "\n## %s\n\n| Command | Description | Flags |\n|---|---|---|\n", ct.title)
+		fmt.Fprintf(&b, "\n## %s\n\n| Command | Description | Flags | Scope |\n|---|---|---|---|\n", ct.title)
 		for _, c := range registry {
 			if c.Category != ct.cat {
 				continue
@@ -354,7 +406,14 @@ func Reference() string {
 			if len(c.Aliases) > 0 {
 				summary += " (aliases: `" + strings.Join(c.Aliases, "`, `") + "`)"
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", strings.ReplaceAll(c.Usage(), "|", "\\|"), summary, strings.ReplaceAll(strings.Join(flags, "<br>"), "|", "\\|"))
+			scope := c.Scope()
+			if c.Tunnel {
+				scope += ", tunnel"
+			}
+			if c.PageContent {
+				scope += ", page content"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", strings.ReplaceAll(c.Usage(), "|", "\\|"), summary, strings.ReplaceAll(strings.Join(flags, "<br>"), "|", "\\|"), scope)
 		}
 	}
 	return b.String()

@@ -6,7 +6,7 @@ import "slices"
 // dispatch and docs/commands.md are all derived from it. Families with many
 // entries keep them in table_*.go files; their order here is the order of
 // help and docs within each category.
-var registry = slices.Concat(coreCommands, stateCommands, composeCommands, inspectCommands)
+var registry = slices.Concat(coreCommands, stateCommands, composeCommands, inspectCommands, securityCommands)
 
 var coreCommands = []*Command{
 	// Navigation
@@ -32,10 +32,10 @@ var coreCommands = []*Command{
 		MaxArgs: 1, PageContent: true, DOMContent: true, Tunnel: true, Run: runHTML},
 	{Name: "links", Category: Read, Summary: "All links as 'text → href'", MaxArgs: 0, PageContent: true, DOMContent: true, Tunnel: true, Run: runLinks},
 	{Name: "forms", Category: Read, Summary: "Forms and their fields as JSON (password values masked)", MaxArgs: 0, PageContent: true, DOMContent: true, Tunnel: true, Run: runForms},
-	{Name: "js", Category: Read, Args: "<expr>", Summary: "Run a JavaScript expression in the page; code with await is wrapped in an async function",
-		MinArgs: 1, MaxArgs: -1, FreeText: true, PageContent: true, Run: runJS},
+	{Name: "js", Category: Read, Power: PowerAdmin, Args: "<expr>", Summary: "Run a JavaScript expression in the page; code with await is wrapped in an async function",
+		MinArgs: 1, MaxArgs: -1, FreeText: true, Run: runJS},
 	{Name: "eval", Category: Read, Args: "<file>", Summary: "Run a JavaScript file (under the workspace or the temp dir) in the page",
-		MinArgs: 1, MaxArgs: 1, PathArgs: []int{0}, PageContent: true, Run: runEval},
+		MinArgs: 1, MaxArgs: 1, PathArgs: []int{0}, Tunnel: true, Power: PowerAdmin, Run: runEval},
 
 	// Snapshot and interaction
 	{Name: "snapshot", Category: Meta, Args: "", Summary: "Accessibility tree with @e refs, through iframes and shadow roots",
@@ -56,7 +56,7 @@ var coreCommands = []*Command{
 		MinArgs: 2, MaxArgs: -1, FreeText: true, Tunnel: true, Deadline: ActionDeadline, Run: runFill},
 	{Name: "select", Category: Write, Args: "<sel> <value|label|text>", Summary: "Choose a <select> option by value, label or visible text",
 		MinArgs: 2, MaxArgs: -1, FreeText: true, Tunnel: true, Deadline: ActionDeadline, Run: runSelect},
-	{Name: "hover", Category: Write, Args: "<sel>", Summary: "Move the mouse over an element", MinArgs: 1, MaxArgs: 1, Tunnel: true, Deadline: ActionDeadline, Run: runHover},
+	{Name: "hover", Category: Write, Args: "<sel>", Summary: "Move the mouse over an element", MinArgs: 1, MaxArgs: 1, Deadline: ActionDeadline, Run: runHover},
 	{Name: "type", Category: Write, Args: "<text>", Summary: "Type text into the focused element, key by key",
 		MinArgs: 1, MaxArgs: -1, FreeText: true, Tunnel: true, Deadline: ActionDeadline, Run: runType},
 	{Name: "press", Category: Write, Args: "<key>", Summary: "Press a key or combo: Enter, Tab, Escape, ArrowUp, Shift+Enter, Control+A…",
@@ -64,21 +64,21 @@ var coreCommands = []*Command{
 	{Name: "scroll", Category: Write, Args: "[sel]", Summary: "Scroll an element into view, or to the bottom of the page",
 		MaxArgs: 1, Tunnel: true, Deadline: ActionDeadline, Run: runScroll},
 	{Name: "upload", Category: Write, Args: "<sel> <file…>", Summary: "Set the files of an <input type=file> (files under the workspace or temp dir)",
-		MinArgs: 2, MaxArgs: -1, PathArgs: []int{1}, PathArgsRepeat: true, Tunnel: true, Deadline: ActionDeadline, Run: runUpload},
+		MinArgs: 2, MaxArgs: -1, PathArgs: []int{1}, PathArgsRepeat: true, Deadline: ActionDeadline, Run: runUpload},
 	{Name: "viewport", Category: Write, Args: "[WxH]", Summary: "Set the viewport size (and device scale 1–3), or print it",
 		Flags:   []Flag{{Name: "--scale", Value: "n", Help: "device scale factor, 1 to 3"}},
-		MaxArgs: 1, Tunnel: true, Run: runViewport},
+		MaxArgs: 1, Run: runViewport},
 	{Name: "dialog-accept", Category: Write, Args: "[text]", Summary: "Accept dialogs from now on; text answers prompts",
-		MaxArgs: -1, FreeText: true, NoTab: true, Tunnel: true, Run: runDialogAccept},
-	{Name: "dialog-dismiss", Category: Write, Summary: "Dismiss dialogs from now on", MaxArgs: 0, NoTab: true, Tunnel: true, Run: runDialogDismiss},
+		MaxArgs: -1, FreeText: true, NoTab: true, Run: runDialogAccept},
+	{Name: "dialog-dismiss", Category: Write, Summary: "Dismiss dialogs from now on", MaxArgs: 0, NoTab: true, Run: runDialogDismiss},
 	{Name: "is", Category: Read, Args: "<visible|hidden|enabled|disabled|checked|editable|focused> <sel>", Summary: "Check an element's state: prints true or false",
-		MinArgs: 2, MaxArgs: 2, Tunnel: true, Run: runIs},
+		MinArgs: 2, MaxArgs: 2, Run: runIs},
 	{Name: "attrs", Category: Read, Args: "<sel>", Summary: "An element's attributes as JSON", MinArgs: 1, MaxArgs: 1, PageContent: true, DOMContent: true, Tunnel: true, Run: runAttrs},
-	{Name: "css", Category: Read, Args: "<sel> <prop>", Summary: "An element's computed CSS value", MinArgs: 2, MaxArgs: 2, Tunnel: true, Run: runCSS},
+	{Name: "css", Category: Read, Args: "<sel> <prop>", Summary: "An element's computed CSS value", MinArgs: 2, MaxArgs: 2, Run: runCSS},
 	{Name: "accessibility", Category: Read, Summary: "The full accessibility tree, without refs", MaxArgs: 0, PageContent: true, DOMContent: true, Tunnel: true, Run: runAccessibility},
 	{Name: "frame", Category: Meta, Args: "<sel|@ref|--name n|--url pattern|main>", Summary: "Run CSS selectors and scripts in an iframe (refs work everywhere regardless)",
 		Flags:   []Flag{{Name: "--name", Value: "n", Help: "the frame's name attribute"}, {Name: "--url", Value: "pattern", Help: "a substring of the frame's URL"}},
-		MaxArgs: 1, Tunnel: true, Run: runFrame},
+		MaxArgs: 1, Run: runFrame},
 
 	// Seeing and saving the page
 	{Name: "screenshot", Category: Read, Args: "[sel|@ref] [path]",
@@ -115,7 +115,7 @@ var coreCommands = []*Command{
 		MaxArgs: 1, PathArgs: []int{0}, Deadline: NavDeadline, Run: runPDF},
 	{Name: "responsive", Category: Read, Args: "[prefix]", Summary: "Screenshots at mobile 375x812, tablet 768x1024 and desktop 1280x720: {prefix}-mobile.png…; the viewport is restored",
 		MaxArgs: 1, PathArgs: []int{0}, Deadline: NavDeadline, Run: runResponsive},
-	{Name: "cleanup", Category: Write, Summary: "Remove clutter (ads, cookie banners, sticky bars, social widgets) and count what went",
+	{Name: "cleanup", Category: Write, Power: PowerAdmin, Summary: "Remove clutter (ads, cookie banners, sticky bars, social widgets) and count what went",
 		Flags: []Flag{
 			{Name: "--ads", Help: "ads and ad frames"},
 			{Name: "--cookies", Help: "cookie and consent banners"},
@@ -124,7 +124,7 @@ var coreCommands = []*Command{
 			{Name: "--all", Help: "all of the above (the default)"},
 		},
 		MaxArgs: 0, Run: runCleanup},
-	{Name: "prettyscreenshot", Category: Write, Args: "[path]", Summary: "A clean viewport screenshot: optional cleanup, scroll to an element or text, hide elements",
+	{Name: "prettyscreenshot", Category: Write, Power: PowerAdmin, Args: "[path]", Summary: "A clean viewport screenshot: optional cleanup, scroll to an element or text, hide elements",
 		Flags: []Flag{
 			{Name: "--scroll-to", Value: "sel|text", Help: "scroll a selector, ref or visible text into view first"},
 			{Name: "--cleanup", Help: "run 'cleanup --all' first"},
@@ -177,28 +177,28 @@ var coreCommands = []*Command{
 		MaxArgs: 1, PathArgs: []int{0}, Deadline: NavDeadline, Run: runArchive},
 
 	// Tabs
-	{Name: "tabs", Category: Meta, Summary: "List open tabs; → marks the active one", MaxArgs: 0, NoTab: true, Tunnel: true, Run: runTabs},
-	{Name: "tab", Category: Meta, Args: "<id>", Summary: "Switch the active tab", MinArgs: 1, MaxArgs: 1, NoTab: true, Tunnel: true, Run: runTab},
+	{Name: "tabs", Category: Meta, Summary: "List open tabs; → marks the active one", MaxArgs: 0, NoTab: true, TabFree: true, Tunnel: true, Run: runTabs},
+	{Name: "tab", Category: Meta, Args: "<id>", Summary: "Switch the active tab", MinArgs: 1, MaxArgs: 1, NoTab: true, TabArg: true, Run: runTab},
 	{Name: "newtab", Category: Meta, Args: "[url]", Summary: "Open a tab (and make it active), optionally navigating it",
 		Flags:   []Flag{{Name: "--json", Help: `print {"tabId":N,"url":…}`}},
-		MaxArgs: 1, NoTab: true, Tunnel: true, Deadline: NavDeadline, Run: runNewTab},
-	{Name: "closetab", Category: Meta, Args: "[id]", Summary: "Close a tab (default: the active one)", MaxArgs: 1, NoTab: true, Tunnel: true, Run: runCloseTab},
+		MaxArgs: 1, NoTab: true, TabFree: true, Tunnel: true, Deadline: NavDeadline, Run: runNewTab},
+	{Name: "closetab", Category: Meta, Args: "[id]", Summary: "Close a tab (default: the active one)", MaxArgs: 1, NoTab: true, TabArg: true, Tunnel: true, Run: runCloseTab},
 
 	// Captured events
 	{Name: "console", Category: Read, Summary: "Console messages and uncaught errors captured since the tab opened",
 		Flags:   []Flag{{Name: "--clear", Help: "empty the buffer"}, {Name: "--errors", Help: "errors and warnings only"}},
-		MaxArgs: 0, NoTab: true, PageContent: true, Tunnel: true, Run: runConsole},
+		MaxArgs: 0, NoTab: true, PageContent: true, Run: runConsole},
 	{Name: "network", Category: Read, Summary: "Network requests with status, time and size",
 		Flags:   []Flag{{Name: "--clear", Help: "empty the buffer"}},
-		MaxArgs: 0, NoTab: true, Tunnel: true, Run: runNetwork},
+		MaxArgs: 0, NoTab: true, Run: runNetwork},
 	{Name: "dialog", Category: Read, Summary: "Dialogs (alert, confirm, prompt) and how they were answered",
 		Flags:   []Flag{{Name: "--clear", Help: "empty the buffer"}},
-		MaxArgs: 0, NoTab: true, PageContent: true, Tunnel: true, Run: runDialog},
+		MaxArgs: 0, NoTab: true, PageContent: true, Run: runDialog},
 
 	// The daemon
-	{Name: "status", Category: Meta, Summary: "Daemon health: pid, mode, browser, tabs, uptime", MaxArgs: 0, NoTab: true, Run: runStatus},
-	{Name: "stop", Category: Meta, Summary: "Shut down the daemon and its browser", MaxArgs: 0, NoTab: true, NoBatch: true, Run: runStop},
-	{Name: "restart", Category: Meta, Summary: "Restart the daemon and browser with the same settings", MaxArgs: 0, NoTab: true, Local: true},
+	{Name: "status", Category: Meta, Summary: "Daemon health: pid, mode, browser, tabs, uptime", MaxArgs: 0, NoTab: true, TabFree: true, Run: runStatus},
+	{Name: "stop", Category: Meta, Power: PowerControl, Summary: "Shut down the daemon and its browser", MaxArgs: 0, NoTab: true, NoBatch: true, Run: runStop},
+	{Name: "restart", Category: Meta, Power: PowerControl, Summary: "Restart the daemon and browser with the same settings", MaxArgs: 0, NoTab: true, Local: true},
 	{Name: "help", Category: Meta, Args: "[command]", Summary: "List commands, or show one command's usage and flags",
 		Flags:   []Flag{{Name: "--markdown", Help: "print the full command reference as Markdown"}},
 		MaxArgs: 1, NoTab: true, Local: true}, // Run is set in init: help reads the registry

@@ -8,7 +8,7 @@ var composeCommands = []*Command{
 		MaxArgs: 1, Stdin: true, NoTab: true, NoBatch: true, Deadline: NavDeadline}, // Run is set in init
 	{Name: "tab-each", Category: Meta, Args: "<command> [args…]", Summary: "Run a command on every tab at once; prints a JSON array of {tabId, url, ok, output|error}",
 		MinArgs: 1, MaxArgs: -1, FreeText: true, NoTab: true, NoBatch: true, Deadline: NavDeadline}, // Run is set in init
-	{Name: "watch", Category: Meta, Args: "[stop]", Summary: "Snapshot the tab every 5 s while the user browses; 'watch stop' summarises navigations and changes",
+	{Name: "watch", Category: Meta, Power: PowerControl, Args: "[stop]", Summary: "Snapshot the tab every 5 s while the user browses; 'watch stop' summarises navigations and changes",
 		MaxArgs: 1, NoTab: true, Run: runWatch},
 	{Name: "inbox", Category: Meta, Summary: "Messages from the sidebar scout (.gstack/browser-scout.jsonl), oldest first",
 		Flags:   []Flag{{Name: "--clear", Help: "empty the inbox after reading it"}},

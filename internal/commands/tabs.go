@@ -79,7 +79,13 @@ func runNewTab(ctx context.Context, c *Call) (string, error) {
 			return "", err
 		}
 	}
-	t, err := c.Browser.NewTab(ctx, "")
+	var t *browser.Tab
+	var err error
+	if c.Owner != "" {
+		t, err = c.Browser.NewTabFor(ctx, c.Owner)
+	} else {
+		t, err = c.Browser.NewTab(ctx, "")
+	}
 	if err != nil {
 		return "", pageError(err)
 	}
@@ -96,6 +102,17 @@ func runNewTab(ctx context.Context, c *Call) (string, error) {
 			return "", err
 		}
 		msg += ": " + nav
+	}
+	if c.Owner != "" {
+		// A paired agent gets the reference's answer: its tab, to name in
+		// every later command (its tabs never become the active one).
+		out, _ := json.Marshal(struct {
+			TabID int    `json:"tabId"`
+			Owner string `json:"owner"`
+			URL   string `json:"url"`
+			Hint  string `json:"hint"`
+		}{t.ID, c.Owner, t.URL(), fmt.Sprintf(`Include "tabId": %d in subsequent commands to target this tab.`, t.ID)})
+		return string(out), nil
 	}
 	if c.Has("--json") {
 		out, _ := json.Marshal(struct {

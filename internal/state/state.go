@@ -28,10 +28,23 @@ type File struct {
 	CDPURL        string `json:"cdpUrl,omitempty"`
 	Session       string `json:"session,omitempty"`
 	ChromiumPID   int    `json:"chromiumPid,omitempty"`
+	// TunnelPort is the loopback port of the tunnel listener, the only one
+	// a tunnel forwards, while a tunnel is up.
+	TunnelPort int         `json:"tunnelPort,omitempty"`
+	Tunnel     *TunnelInfo `json:"tunnel,omitempty"`
 	// ExitReason is set by a daemon that stopped abnormally (its browser
 	// died): it leaves the file behind so the next CLI can say why it is
 	// starting a new one.
 	ExitReason string `json:"exitReason,omitempty"`
+}
+
+// TunnelInfo describes an open tunnel: its public URL (the tunnel
+// listener's loopback URL under BROWSE_TUNNEL_LOCAL_ONLY).
+type TunnelInfo struct {
+	URL       string `json:"url"`
+	Domain    string `json:"domain,omitempty"`
+	StartedAt string `json:"startedAt"`
+	LocalOnly bool   `json:"localOnly,omitempty"`
 }
 
 // Paths are the files of one daemon (one workspace and session).

@@ -1,0 +1,37 @@
+package commands
+
+import (
+	"context"
+	"strings"
+)
+
+func runPairAgent(ctx context.Context, c *Call) (string, error) {
+	req := PairRequest{Client: c.Flags["--client"]}
+	if r, ok := c.Flags["--restrict"]; ok {
+		req.Scopes = strings.Split(r, ",")
+	}
+	if c.Has("--control") {
+		if req.Scopes == nil {
+			req.Scopes = []string{"read", "write", "admin", "meta"}
+		}
+		req.Scopes = append(req.Scopes, "control")
+	}
+	return c.Daemon.Pair(ctx, req)
+}
+
+func runTunnel(ctx context.Context, c *Call) (string, error) {
+	action, arg := c.Args[0], ""
+	if len(c.Args) == 2 {
+		arg = c.Args[1]
+	}
+	switch {
+	case action == "revoke" && arg != "":
+	case action == "revoke":
+		return "", UsageError(mustLookup("tunnel"), "Name the agent to revoke ('tunnel agents' lists them).")
+	case arg != "":
+		return "", UsageError(mustLookup("tunnel"), "'tunnel %s' takes no argument.", action)
+	case action != "start" && action != "stop" && action != "status" && action != "agents":
+		return "", UsageError(mustLookup("tunnel"), "Unknown action '%s'.", action)
+	}
+	return c.Daemon.Tunnel(ctx, action, arg)
+}
