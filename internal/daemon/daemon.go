@@ -23,8 +23,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/browsehq/browse/internal/activity"
+	"github.com/browsehq/browse/internal/auth"
 	"github.com/browsehq/browse/internal/browser"
 	"github.com/browsehq/browse/internal/commands"
+	"github.com/browsehq/browse/internal/denylog"
+	"github.com/browsehq/browse/internal/envelope"
 	"github.com/browsehq/browse/internal/safepath"
 	"github.com/browsehq/browse/internal/state"
 )
@@ -40,6 +44,9 @@ type Config struct {
 	ActionTimeout time.Duration // default deadline for element actions
 	QuickTimeout  time.Duration // default deadline for everything else
 	Version       string
+	// SetupKeyLifetime shortens pairing keys' 5 minutes
+	// (BROWSE_SETUP_KEY_TTL, in ms).
+	SetupKeyLifetime time.Duration
 	// Ready receives one handshake line once the daemon serves — "ready PORT"
 	// or "error MESSAGE" — and is then closed. The spawning CLI reads it
 	// instead of polling the state file.
@@ -61,6 +68,19 @@ type Daemon struct {
 	server    *http.Server
 	flushStop chan struct{} // closing it makes the capture flusher write and stop
 	flushDone chan struct{}
+
+	// Security: who may call (tokens), the stream cookies, refusals worth
+	// keeping (denials), the feed of commands (activity), this session's
+	// canary, the /connect limit and the tunnel.
+	tokens       *auth.Registry
+	root         *auth.Client
+	streams      *auth.StreamSessions
+	denials      *denylog.Log
+	activity     *activity.Feed
+	canary       string
+	connectLimit *auth.WindowLimiter
+	tunnel       tunnelState
+	stateMu      sync.Mutex // serializes state file writes
 }
 
 // Run starts the browser and the HTTP server and blocks until the daemon
@@ -73,6 +93,14 @@ func Run(cfg Config) error {
 	tok := make([]byte, 32)
 	rand.Read(tok)
 	d.token = hex.EncodeToString(tok)
+	d.tokens = auth.NewRegistry(d.token)
+	d.tokens.SetupKeyLifetime = cfg.SetupKeyLifetime
+	d.root, _ = d.tokens.Lookup(d.token)
+	d.streams = auth.NewStreamSessions()
+	d.denials = denylog.Open(denylog.DefaultDir())
+	d.activity = activity.NewFeed(1000)
+	d.canary = envelope.NewCanary()
+	d.connectLimit = auth.NewWindowLimiter(300, time.Minute)
 
 	// Launch the browser and open the listener at the same time: the browser
 	// dominates cold start, the listener is free.
@@ -101,8 +129,7 @@ func Run(cfg Config) error {
 	d.browser = l.b
 	d.port = ln.Addr().(*net.TCPAddr).Port
 
-	st := d.stateFile()
-	if err := state.Write(cfg.Paths.StateFile, st); err != nil {
+	if err := d.writeState(); err != nil {
 		d.browser.Close()
 		d.handshake("error writing the state file: " + err.Error())
 		return err
@@ -111,8 +138,20 @@ func Run(cfg Config) error {
 	go d.server.Serve(ln)
 	d.flushStop, d.flushDone = make(chan struct{}), make(chan struct{})
 	go func() { d.flushCaptures(d.flushStop); close(d.flushDone) }()
+	if tunnelAtStart() {
+		// A tunnel asked for at start that cannot open ends the daemon:
+		// the user asked for remote access, not for a quiet local daemon.
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		_, err := d.startTunnel(ctx)
+		cancel()
+		if err != nil {
+			d.shutdown() // first: the CLI that hears the error finds nothing left
+			d.handshake("error " + err.Error())
+			return err
+		}
+	}
 	d.handshake("ready " + strconv.Itoa(d.port))
-	log.Printf("daemon %d serving on 127.0.0.1:%d (mode %s, version %s)", os.Getpid(), d.port, st.Mode, cfg.Version)
+	log.Printf("daemon %d serving on 127.0.0.1:%d (mode %s, version %s)", os.Getpid(), d.port, d.mode(), cfg.Version)
 
 	return d.wait()
 }
@@ -193,17 +232,30 @@ func (d *Daemon) wait() error {
 func (d *Daemon) recordExit(reason error) {
 	st := d.stateFile()
 	st.ExitReason = reason.Error()
+	d.stateMu.Lock()
+	defer d.stateMu.Unlock()
 	if err := state.Write(d.cfg.Paths.StateFile, st); err != nil {
 		log.Printf("recording the exit reason: %v", err)
 	}
 }
 
+// stateFile is the state file's content; the tunnel's part is read without
+// its lock, so callers hold tunnel.mu or run when no tunnel call can.
 func (d *Daemon) stateFile() *state.File {
-	return &state.File{
+	st := &state.File{
 		PID: os.Getpid(), Port: d.port, Token: d.token,
 		StartedAt: d.started.UTC().Format(time.RFC3339), BinaryVersion: d.cfg.Version,
 		Mode: d.mode(), CDPURL: d.cfg.CDPURL, Session: d.cfg.Paths.Session, ChromiumPID: d.browser.PID(),
 	}
+	st.TunnelPort, st.Tunnel = d.tunnelInfoLocked()
+	return st
+}
+
+// writeState writes the state file (mode 0600).
+func (d *Daemon) writeState() error {
+	d.stateMu.Lock()
+	defer d.stateMu.Unlock()
+	return state.Write(d.cfg.Paths.StateFile, d.stateFile())
 }
 
 // Stop asks the daemon to shut down.
@@ -211,14 +263,20 @@ func (d *Daemon) Stop() { d.stopOnce.Do(func() { close(d.stopping) }) }
 
 func (d *Daemon) shutdown() {
 	state.RemoveIfOwned(d.cfg.Paths.StateFile, os.Getpid())
+	d.tunnel.mu.Lock()
+	d.closeTunnelLocked()
+	d.tunnel.mu.Unlock()
 	if d.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		d.server.Shutdown(ctx)
 		cancel()
 	}
 	d.browser.Close()
-	close(d.flushStop) // write what the buffers still hold
-	<-d.flushDone
+	if d.flushStop != nil {
+		close(d.flushStop) // write what the buffers still hold
+		<-d.flushDone
+	}
+	d.denials.Close()
 }
 
 func (d *Daemon) touch() { d.lastUsed.Store(time.Now().UnixNano()) }

@@ -35,15 +35,16 @@ func Main(args []string) int {
 	}
 	cwd, _ := os.Getwd()
 	cfg := Config{
-		Paths:         state.Resolve(cwd, *session, *stateFile),
-		Workspace:     cwd,
-		CDPURL:        *cdpURL,
-		IdleTimeout:   envMillis("BROWSE_IDLE_TIMEOUT", 30*time.Minute),
-		NavTimeout:    envMillis("BROWSE_NAV_TIMEOUT", 30*time.Second),
-		ActionTimeout: envMillis("BROWSE_ACTION_TIMEOUT", 5*time.Second),
-		QuickTimeout:  envMillis("BROWSE_COMMAND_TIMEOUT", 15*time.Second),
-		Version:       version.Version,
-		Ready:         os.Stdout,
+		Paths:            state.Resolve(cwd, *session, *stateFile),
+		Workspace:        cwd,
+		CDPURL:           *cdpURL,
+		IdleTimeout:      envMillis("BROWSE_IDLE_TIMEOUT", 30*time.Minute),
+		NavTimeout:       envMillis("BROWSE_NAV_TIMEOUT", 30*time.Second),
+		ActionTimeout:    envMillis("BROWSE_ACTION_TIMEOUT", 5*time.Second),
+		QuickTimeout:     envMillis("BROWSE_COMMAND_TIMEOUT", 15*time.Second),
+		SetupKeyLifetime: envMillis("BROWSE_SETUP_KEY_TTL", 5*time.Minute),
+		Version:          version.Version,
+		Ready:            os.Stdout,
 	}
 	if p := os.Getenv("BROWSE_PORT"); p != "" {
 		n, err := strconv.Atoi(p)

@@ -3,7 +3,6 @@ package daemon
 import (
 	"cmp"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,16 +19,31 @@ import (
 
 	"github.com/browsehq/browse/internal/browser"
 	"github.com/browsehq/browse/internal/commands"
+	"github.com/browsehq/browse/internal/envelope"
 )
 
 func (d *Daemon) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", d.handleHealth)
-	mux.HandleFunc("POST /command", d.authed(d.handleCommand))
-	mux.HandleFunc("POST /batch", d.authed(d.handleBatch))
-	mux.HandleFunc("GET /refs", d.authed(d.handleRefs))
-	mux.HandleFunc("GET /file", d.authed(d.handleFile))
-	mux.HandleFunc("GET /memory", d.authed(d.handleMemory))
+	mux.HandleFunc("POST /command", d.commandAuth(d.handleCommand))
+	mux.HandleFunc("POST /batch", d.commandAuth(d.handleBatch))
+	mux.HandleFunc("GET /refs", d.rootOnly(d.handleRefs))
+	mux.HandleFunc("GET /file", d.rootOnly(d.handleFile))
+	mux.HandleFunc("GET /memory", d.rootOnly(d.handleMemory))
+	// Pairing: /connect is open (a setup key is its credential); the rest
+	// is the local user's.
+	mux.HandleFunc("GET /connect", d.handleConnectProbe)
+	mux.HandleFunc("POST /connect", d.handleConnect)
+	mux.HandleFunc("POST /pair", d.rootOnly(d.handlePair))
+	mux.HandleFunc("POST /token", d.rootOnly(d.handleMint))
+	mux.HandleFunc("DELETE /token/{client}", d.rootOnly(d.handleRevoke))
+	mux.HandleFunc("GET /agents", d.rootOnly(d.handleAgents))
+	mux.HandleFunc("POST /tunnel/start", d.rootOnly(d.handleTunnelStart))
+	mux.HandleFunc("POST /tunnel/stop", d.rootOnly(d.handleTunnelStop))
+	// The activity feed: the root token, or the view-only stream cookie.
+	mux.HandleFunc("POST /sse-session", d.rootOnly(d.handleSSESession))
+	mux.HandleFunc("GET /activity/stream", d.streamAuth(d.handleActivityStream))
+	mux.HandleFunc("GET /activity/history", d.streamAuth(d.handleActivityHistory))
 	return mux
 }
 
@@ -43,19 +57,6 @@ func (d *Daemon) handleHealth(w http.ResponseWriter, r *http.Request) {
 		"tabs":    len(d.browser.Tabs()),
 		"version": d.cfg.Version,
 	})
-}
-
-func (d *Daemon) authed(next http.HandlerFunc) http.HandlerFunc {
-	want := []byte("Bearer " + d.token)
-	return func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
-			writeError(w, &commands.Error{Status: http.StatusUnauthorized, Msg: "Unauthorized: missing or wrong bearer token.",
-				Hint: "Send 'Authorization: Bearer <token>' with the token from the state file (.gstack/browse.json)."})
-			return
-		}
-		next(w, r)
-	}
 }
 
 // readBody reads a request body of at most MaxBodyBytes, answering 413 itself
@@ -262,6 +263,28 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 	if !ok {
 		return "", commands.UnknownCommand(req.Command)
 	}
+	cl := callerFrom(ctx)
+	if cerr := d.authorize(ctx, cl, cmd, req); cerr != nil {
+		log.Printf("auth: refused '%s' for agent %s: %s", cmd.Name, cl.client.ID, cerr.Msg)
+		return "", cerr
+	}
+	if cerr := d.checkCanary(ctx, cmd, req.Args); cerr != nil {
+		return "", cerr
+	}
+	clientID := ""
+	if cl.scoped() {
+		clientID = cl.client.ID
+	}
+	began := time.Now()
+	d.recordStart(cmd, req, clientID)
+	var call *commands.Call
+	defer func() {
+		pageURL := ""
+		if call != nil && call.Tab != nil {
+			pageURL = call.Tab.URL()
+		}
+		d.recordEnd(cmd, req, clientID, pageURL, time.Since(began), cerr)
+	}()
 	if cmd.Run == nil {
 		return "", &commands.Error{Status: 400, Msg: fmt.Sprintf("'%s' runs in the CLI, not in the daemon.", cmd.Name), Hint: "Run 'browse " + cmd.Name + "'."}
 	}
@@ -276,7 +299,13 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	call := &commands.Call{Args: args, Flags: flags, Browser: d.browser, Daemon: d, Timeout: timeout, ActionTimeout: d.cfg.ActionTimeout}
+	call = &commands.Call{Args: args, Flags: flags, Browser: d.browser, Daemon: d, Timeout: timeout, ActionTimeout: d.cfg.ActionTimeout}
+	if cl.scoped() {
+		call.Strict = true
+		if cl.client.OwnOnly() {
+			call.Owner = cl.client.ID // the tabs it opens are its own
+		}
+	}
 	if !cmd.NoTab || req.TabID != 0 {
 		tab, err := d.browser.Tab(req.TabID)
 		if err != nil {
@@ -310,7 +339,27 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 		}
 		return "", asError(err)
 	}
+	if cmd.PageContent {
+		out = d.untrusted(ctx, cmd, call, out)
+	}
 	return out, nil
+}
+
+// untrusted wraps page content in the envelope, with warnings about text
+// the page hides from its readers but not from a model.
+func (d *Daemon) untrusted(ctx context.Context, cmd *commands.Command, call *commands.Call, out string) string {
+	if cmd.DOMContent && cmd.Name != "text" && call.Tab != nil {
+		commands.AddHiddenWarnings(ctx, call)
+	}
+	tab := call.Tab
+	if tab == nil {
+		tab, _ = d.browser.Tab(0)
+	}
+	source := ""
+	if tab != nil {
+		source = tab.URL()
+	}
+	return envelope.Wrap(out, source, call.Warnings)
 }
 
 func (d *Daemon) deadline(kind commands.Deadline) time.Duration {

@@ -103,10 +103,10 @@ func TestReadCommands(t *testing.T) {
 	if strings.Contains(text, "hidden paragraph") || strings.Contains(text, "console.log") {
 		t.Fatalf("text shows hidden or script content:\n%s", text)
 	}
-	if got := w.ok("--tab-id", tab, "text", "#box"); got != "bold inside box\n" {
+	if got := w.page("--tab-id", tab, "text", "#box"); got != "bold inside box\n" {
 		t.Fatalf("text #box = %q", got)
 	}
-	if got := w.ok("--tab-id", tab, "html", "#box"); got != "<b>bold</b> inside box\n" {
+	if got := w.page("--tab-id", tab, "html", "#box"); got != "<b>bold</b> inside box\n" {
 		t.Fatalf("html #box = %q", got)
 	}
 	contains(t, w.ok("--tab-id", tab, "html"), "<title>Fixture Home</title>")
@@ -123,13 +123,13 @@ func TestReadCommands(t *testing.T) {
 		Method string `json:"method"`
 		Fields []map[string]any
 	}
-	if err := json.Unmarshal([]byte(w.ok("--tab-id", tab, "forms")), &forms); err != nil {
+	if err := json.Unmarshal([]byte(w.page("--tab-id", tab, "forms")), &forms); err != nil {
 		t.Fatal(err)
 	}
 	if len(forms) != 2 || forms[0].ID != "signup" || forms[0].Method != "POST" || len(forms[0].Fields) != 6 {
 		t.Fatalf("forms = %+v", forms)
 	}
-	raw := w.ok("--tab-id", tab, "forms")
+	raw := w.page("--tab-id", tab, "forms")
 	if strings.Contains(raw, "secret123") {
 		t.Fatal("forms leaks a password value")
 	}

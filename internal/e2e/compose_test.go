@@ -99,7 +99,7 @@ func TestChainSucceedsAndTakesHTTP(t *testing.T) {
 	if out.code != 0 {
 		t.Fatalf("chain: exit %d: %s", out.code, out.stderr)
 	}
-	contains(t, out.stdout, "[2/3] text → ok\nPage ok")
+	contains(t, out.stdout, "[2/3] text → ok\n--- BEGIN UNTRUSTED EXTERNAL CONTENT (source: "+url("/compose.html?name=ok")+") ---\nPage ok\nGo\n--- END UNTRUSTED EXTERNAL CONTENT ---")
 	contains(t, out.stdout, "[3/3] js 6*7 → ok\n42")
 
 	// Over HTTP the JSON is the single argument.

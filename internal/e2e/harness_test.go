@@ -230,6 +230,28 @@ func (w *workspace) ok(args ...string) string {
 	return r.stdout
 }
 
+// page runs a page-content command that must succeed and returns its
+// output without the untrusted-content envelope, which it must have (and
+// without any content-warnings line above it).
+func (w *workspace) page(args ...string) string {
+	w.t.Helper()
+	return unwrap(w.t, w.ok(args...))
+}
+
+// unwrap returns the content of an enveloped output, failing the test when
+// the envelope is missing or malformed.
+func unwrap(t *testing.T, out string) string {
+	t.Helper()
+	const begin, end = "--- BEGIN UNTRUSTED EXTERNAL CONTENT (source: ", "\n--- END UNTRUSTED EXTERNAL CONTENT ---\n"
+	i := strings.Index(out, begin)
+	if i < 0 || !strings.HasSuffix(out, end) {
+		t.Fatalf("output is not in the untrusted-content envelope:\n%s", out)
+	}
+	body := out[i:]
+	nl := strings.IndexByte(body, '\n')
+	return body[nl+1 : len(body)-len(end)+1]
+}
+
 // fails runs a command that must fail with exit 1 and an error mentioning want.
 func (w *workspace) fails(want string, args ...string) result {
 	w.t.Helper()

@@ -63,10 +63,11 @@ func TestMedia(t *testing.T) {
 	w := shared(t)
 	tab := strconv.Itoa(newTab(t, w))
 	run := func(args ...string) string { return w.ok(append([]string{"--tab-id", tab}, args...)...) }
+	pg := func(args ...string) string { return unwrap(t, run(args...)) }
 	run("goto", url("/pagedata-media.html"))
 	run("wait", "--load")
 
-	items := mediaList(t, run("media"))
+	items := mediaList(t, pg("media"))
 	if len(items) != 6 {
 		t.Fatalf("media found %d items, want 6 (3 img, video, audio, background):\n%+v", len(items), items)
 	}
@@ -104,16 +105,16 @@ func TestMedia(t *testing.T) {
 	}
 
 	// Filters and scope.
-	if got := mediaList(t, run("media", "--images")); len(got) != 4 {
+	if got := mediaList(t, pg("media", "--images")); len(got) != 4 {
 		t.Fatalf("media --images: %d items, want 4", len(got))
 	}
-	if got := mediaList(t, run("media", "--videos")); len(got) != 1 || got[0].Type != "video" {
+	if got := mediaList(t, pg("media", "--videos")); len(got) != 1 || got[0].Type != "video" {
 		t.Fatalf("media --videos: %+v", got)
 	}
-	if got := mediaList(t, run("media", "--audio", "--videos")); len(got) != 2 || got[0].Type != "video" || got[1].Type != "audio" {
+	if got := mediaList(t, pg("media", "--audio", "--videos")); len(got) != 2 || got[0].Type != "video" || got[1].Type != "audio" {
 		t.Fatalf("media --audio --videos: %+v", got)
 	}
-	if got := mediaList(t, run("media", "#gallery")); len(got) != 1 || got[0].URL != url("/pagedata/img/50x50.png") {
+	if got := mediaList(t, pg("media", "#gallery")); len(got) != 1 || got[0].URL != url("/pagedata/img/50x50.png") {
 		t.Fatalf("media #gallery: %+v", got)
 	}
 	// A ref to the image itself scopes to that one element.
@@ -121,14 +122,14 @@ func TestMedia(t *testing.T) {
 	if ref == nil {
 		t.Fatal("no ref for the plain image in the snapshot")
 	}
-	if got := mediaList(t, run("media", ref[1])); len(got) != 1 || got[0].URL != plain.URL {
+	if got := mediaList(t, pg("media", ref[1])); len(got) != 1 || got[0].URL != plain.URL {
 		t.Fatalf("media %s: %+v", ref[1], got)
 	}
 	w.fails("not found", "--tab-id", tab, "media", "#nope")
 
 	// A page with no media says so in JSON.
 	run("goto", url("/pagedata-data.html"))
-	if got := run("media"); got != "[]\n" {
+	if got := pg("media"); got != "[]\n" {
 		t.Fatalf("media on a page without any = %q", got)
 	}
 }
@@ -137,6 +138,7 @@ func TestData(t *testing.T) {
 	w := shared(t)
 	tab := strconv.Itoa(newTab(t, w))
 	run := func(args ...string) string { return w.ok(append([]string{"--tab-id", tab}, args...)...) }
+	pg := func(args ...string) string { return unwrap(t, run(args...)) }
 	run("goto", url("/pagedata-data.html"))
 
 	var all struct {
@@ -148,7 +150,7 @@ func TestData(t *testing.T) {
 			Tags                            map[string]any
 		}
 	}
-	out := run("data")
+	out := pg("data")
 	if err := json.Unmarshal([]byte(out), &all); err != nil {
 		t.Fatalf("data is not JSON: %v\n%s", err, out)
 	}
@@ -177,7 +179,7 @@ func TestData(t *testing.T) {
 	// Flags choose sections.
 	keys := func(args ...string) []string {
 		var v map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(run(append([]string{"data"}, args...)...)), &v); err != nil {
+		if err := json.Unmarshal([]byte(pg(append([]string{"data"}, args...)...)), &v); err != nil {
 			t.Fatal(err)
 		}
 		var k []string
@@ -197,7 +199,7 @@ func TestData(t *testing.T) {
 
 	// A page without any structured data still answers with every section.
 	run("goto", "about:blank")
-	contains(t, run("data"), `"jsonld": []`)
+	contains(t, pg("data"), `"jsonld": []`)
 	w.fails("at most 0 arguments", "--tab-id", tab, "data", "extra")
 }
 
@@ -232,9 +234,10 @@ func TestUXAudit(t *testing.T) {
 	w := shared(t)
 	tab := strconv.Itoa(newTab(t, w))
 	run := func(args ...string) string { return w.ok(append([]string{"--tab-id", tab}, args...)...) }
+	pg := func(args ...string) string { return unwrap(t, run(args...)) }
 	run("goto", url("/pagedata-ux.html"))
 
-	a := audit(t, run("ux-audit"))
+	a := audit(t, pg("ux-audit"))
 	s := a.Site
 	if s.Title != "Home — Acme Widgets" || s.URL != url("/pagedata-ux.html") || s.Origin != fixture.URL || s.Lang != "en" ||
 		s.Brand != "Acme" || s.Logo.Alt != "Acme logo" || s.Logo.Src != url("/pagedata/img/100x40.png") ||
@@ -274,7 +277,7 @@ func TestUXAudit(t *testing.T) {
 
 	// Caps: 80 headings and 300 links, of which 50 and 200 are shown.
 	run("goto", url("/pagedata-many.html"))
-	a = audit(t, run("ux-audit"))
+	a = audit(t, pg("ux-audit"))
 	if len(a.Headings) != 50 || a.Headings[49].Text != "Section 50" || a.Counts["headings"] != (struct{ Total, Shown int }{80, 50}) {
 		t.Fatalf("headings: %d shown, counts %+v", len(a.Headings), a.Counts["headings"])
 	}

@@ -29,7 +29,7 @@ func refFor(t *testing.T, snapshot, want string) string {
 func TestSnapshotShapesAndFlags(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/interact.html"))
-	full := w.ok("snapshot")
+	full := w.page("snapshot")
 	contains(t, full, `[heading] "Interaction fixture" [level=1]`)
 	contains(t, full, `[checkbox] "I agree"`)
 	contains(t, full, `[radio] "Plan A" [checked]`)
@@ -40,7 +40,7 @@ func TestSnapshotShapesAndFlags(t *testing.T) {
 		t.Fatal("snapshot shows a display:none button")
 	}
 
-	inter := w.ok("snapshot", "-i")
+	inter := w.page("snapshot", "-i")
 	for _, line := range strings.Split(strings.TrimSpace(inter), "\n") {
 		if !regexp.MustCompile(`^@e\d+ \[`).MatchString(line) {
 			t.Fatalf("-i line is not a flat ref line: %q", line)
@@ -55,15 +55,15 @@ func TestSnapshotShapesAndFlags(t *testing.T) {
 		t.Fatalf("%d Save buttons in -i", n)
 	}
 
-	compact := w.ok("snapshot", "-c")
+	compact := w.page("snapshot", "-c")
 	if strings.Contains(compact, "[label]\n") || len(compact) >= len(full) {
 		t.Fatal("-c did not drop unnamed structure")
 	}
-	shallow := w.ok("snapshot", "-d", "1")
+	shallow := w.page("snapshot", "-d", "1")
 	if strings.Contains(shallow, "\n  ") {
 		t.Fatalf("-d 1 has nested lines:\n%s", shallow)
 	}
-	scoped := w.ok("snapshot", "-s", "#f")
+	scoped := w.page("snapshot", "-s", "#f")
 	contains(t, scoped, `"Email"`)
 	if strings.Contains(scoped, "Open card") || strings.Contains(scoped, "Interaction fixture") {
 		t.Fatal("-s did not scope")
@@ -73,7 +73,7 @@ func TestSnapshotShapesAndFlags(t *testing.T) {
 	w.fails("use it with -a", "snapshot", "-o", "/tmp/x.png")
 
 	// Refs stay the same across snapshots of one page.
-	again := w.ok("snapshot", "-i")
+	again := w.page("snapshot", "-i")
 	if refFor(t, inter, `"Submit"`) != refFor(t, again, `"Submit"`) {
 		t.Fatal("refs changed between two snapshots of an unchanged page")
 	}
@@ -82,15 +82,15 @@ func TestSnapshotShapesAndFlags(t *testing.T) {
 func TestSnapshotDiffAndCursorAndAnnotate(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/interact.html"))
-	contains(t, w.ok("snapshot", "-D"), "stored as the baseline")
-	contains(t, w.ok("snapshot", "-D"), "no changes")
+	contains(t, w.page("snapshot", "-D"), "stored as the baseline")
+	contains(t, w.page("snapshot", "-D"), "no changes")
 	w.ok("js", "document.querySelector('h1').textContent = 'Changed title'")
-	diff := w.ok("snapshot", "-D")
+	diff := w.page("snapshot", "-D")
 	contains(t, diff, `-@e`)
 	contains(t, diff, `+@e`)
 	contains(t, diff, "Changed title")
 
-	cur := w.ok("snapshot", "-i", "-C")
+	cur := w.page("snapshot", "-i", "-C")
 	contains(t, cur, "--- cursor-interactive")
 	card := refFor(t, cur, `"Open card"`)
 	if !strings.HasPrefix(card, "@c") {
@@ -98,12 +98,12 @@ func TestSnapshotDiffAndCursorAndAnnotate(t *testing.T) {
 	}
 	contains(t, cur, `[span] "Tabbable span" (tabindex)`)
 	contains(t, w.ok("click", card), "Clicked "+card)
-	if got := w.ok("text", "#out"); got != "card clicked\n" {
+	if got := w.page("text", "#out"); got != "card clicked\n" {
 		t.Fatalf("after clicking the card: %q", got)
 	}
 
 	out := filepath.Join(t.TempDir(), "shot.png")
-	res := w.ok("snapshot", "-i", "-a", "-o", out)
+	res := w.page("snapshot", "-i", "-a", "-o", out)
 	contains(t, res, "Annotated screenshot: "+out)
 	f, err := os.Open(out)
 	if err != nil {
@@ -123,7 +123,7 @@ func TestSnapshotDiffAndCursorAndAnnotate(t *testing.T) {
 	}
 	// Retina viewport: still at most 2000 px a side.
 	w.ok("viewport", "1600x1000", "--scale", "3")
-	w.ok("snapshot", "-i", "-a", "-o", out)
+	w.page("snapshot", "-i", "-a", "-o", out)
 	f, _ = os.Open(out)
 	cfg, err := png.DecodeConfig(f)
 	f.Close()
@@ -136,7 +136,7 @@ func TestSnapshotDiffAndCursorAndAnnotate(t *testing.T) {
 func TestRefsEndpoint(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/interact.html"))
-	snap := w.ok("snapshot", "-i")
+	snap := w.page("snapshot", "-i")
 	st := w.state()
 	_, body := w.call("GET", "/refs", st.Token, "")
 	var v struct {
@@ -155,7 +155,7 @@ func TestRefsEndpoint(t *testing.T) {
 func TestInteraction(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/interact.html"))
-	snap := w.ok("snapshot", "-i")
+	snap := w.page("snapshot", "-i")
 
 	contains(t, w.ok("fill", refFor(t, snap, `"Email"`), "me@example.com"), "Filled")
 	contains(t, w.ok("fill", "[name=bio]", "line one"), "Filled")
@@ -172,11 +172,11 @@ func TestInteraction(t *testing.T) {
 	}
 	// An input that validates only on change sees the change event.
 	w.ok("fill", "#zip", "123")
-	if got := w.ok("text", "#ziperr"); got != "zip invalid\n" {
+	if got := w.page("text", "#ziperr"); got != "zip invalid\n" {
 		t.Fatalf("change validation: %q", got)
 	}
 	w.ok("fill", "#zip", "75001")
-	contains(t, w.ok("text", "#ziperr"), "zip ok")
+	contains(t, w.page("text", "#ziperr"), "zip ok")
 
 	w.fails("is disabled", "fill", refFor(t, snap, `"Disabled" [disabled]`), "x")
 	w.fails("is readonly", "fill", refFor(t, snap, `"Readonly"`), "x")
@@ -187,7 +187,7 @@ func TestInteraction(t *testing.T) {
 		t.Fatalf("checkbox after click: %q", got)
 	}
 	w.ok("click", refFor(t, snap, `"Plan B"`))
-	contains(t, w.ok("snapshot", "-i"), `[radio] "Plan B" [checked]`)
+	contains(t, w.page("snapshot", "-i"), `[radio] "Plan B" [checked]`)
 
 	contains(t, w.ok("select", "[name=country]", "Germany"), `Selected "Germany" (value "de")`)
 	w.ok("select", "[name=country]", "fr")
@@ -198,8 +198,8 @@ func TestInteraction(t *testing.T) {
 	contains(t, r.stderr, "France (fr)")
 	// Under -i a drop-down shows its option count; the full snapshot lists
 	// the options, and a ref to one selects it.
-	contains(t, w.ok("snapshot", "-i"), `[combobox] "Country" = "France" (3 options)`)
-	snap = w.ok("snapshot")
+	contains(t, w.page("snapshot", "-i"), `[combobox] "Country" = "France" (3 options)`)
+	snap = w.page("snapshot")
 	contains(t, w.ok("click", refFor(t, snap, `[option] "Germany"`)), "Selected")
 	if got := w.ok("js", "document.querySelector('[name=country]').value"); got != "de\n" {
 		t.Fatalf("option ref click: %q", got)
@@ -210,15 +210,15 @@ func TestInteraction(t *testing.T) {
 	contains(t, r.stderr, "snapshot -i")
 	saves := regexp.MustCompile(`(@e\d+) \[button\] "Save"`).FindAllStringSubmatch(snap, -1)
 	w.ok("click", saves[1][1])
-	if got := w.ok("text", "#out"); got != "second save\n" {
+	if got := w.page("text", "#out"); got != "second save\n" {
 		t.Fatalf("second Save: %q", got)
 	}
 
 	// A floating dropdown: open it, then click the item that appears.
 	w.ok("click", "#menubtn")
-	snap = w.ok("snapshot", "-i")
+	snap = w.page("snapshot", "-i")
 	w.ok("click", refFor(t, snap, `[link] "Item one"`))
-	if got := w.ok("text", "#out"); got != "item one\n" {
+	if got := w.page("text", "#out"); got != "item one\n" {
 		t.Fatalf("dropdown item: %q", got)
 	}
 
@@ -232,14 +232,14 @@ func TestInteraction(t *testing.T) {
 	if got := w.ok("js", "document.getElementById('keys').value.length"); got != "0\n" {
 		t.Fatalf("after Control+A, Backspace: %q", got)
 	}
-	contains(t, w.ok("text", "#keylog"), "H,i, ,t,h,e,r,e,Shift,A,Backspace,Control,A,Backspace,")
+	contains(t, w.page("text", "#keylog"), "H,i, ,t,h,e,r,e,Shift,A,Backspace,Control,A,Backspace,")
 	w.fails("unknown key", "press", "Bogus")
 	w.fails("not a modifier", "press", "Foo+A")
 
 	// Submitting with Enter.
 	w.ok("fill", "[name=email]", "enter@example.com")
 	w.ok("press", "Enter")
-	contains(t, w.ok("text", "#out"), "submitted enter@example.com")
+	contains(t, w.page("text", "#out"), "submitted enter@example.com")
 
 	contains(t, w.ok("hover", "#menubtn"), "Hovered")
 	contains(t, w.ok("scroll", "#bottom"), "into view")
@@ -270,7 +270,7 @@ func TestInteraction(t *testing.T) {
 func TestActionErrors(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/interact.html"))
-	snap := w.ok("snapshot", "-i")
+	snap := w.page("snapshot", "-i")
 
 	r := w.fails("is disabled", "click", refFor(t, snap, `"Disabled button"`))
 	contains(t, r.stderr, `(button "Disabled button")`)
@@ -304,7 +304,7 @@ func TestActionErrors(t *testing.T) {
 func TestStaleRefsAfterRerender(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/spa.html"))
-	snap := w.ok("snapshot", "-i")
+	snap := w.page("snapshot", "-i")
 	btn := refFor(t, snap, `"Go to details"`)
 	w.ok("click", btn)
 	start := time.Now()
@@ -314,7 +314,7 @@ func TestStaleRefsAfterRerender(t *testing.T) {
 	if took := time.Since(start); took > time.Second {
 		t.Fatalf("stale ref took %s to fail", took)
 	}
-	contains(t, w.ok("snapshot"), `[heading] "Details view"`)
+	contains(t, w.page("snapshot"), `[heading] "Details view"`)
 }
 
 func TestFramesAndShadowRoots(t *testing.T) {
@@ -324,7 +324,7 @@ func TestFramesAndShadowRoots(t *testing.T) {
 	var snap string
 	// Frames load on their own schedule: wait until both documents show.
 	for i := 0; i < 50; i++ {
-		snap = w.ok("snapshot")
+		snap = w.page("snapshot")
 		if strings.Count(snap, `"Pay"`) == 2 {
 			break
 		}
@@ -344,7 +344,7 @@ func TestFramesAndShadowRoots(t *testing.T) {
 			}
 		}
 	}
-	inter := w.ok("snapshot", "-i")
+	inter := w.page("snapshot", "-i")
 	pays := regexp.MustCompile(`(@e\d+) \[button\] "Pay"`).FindAllStringSubmatch(inter, -1)
 	cards := regexp.MustCompile(`(@e\d+) \[textbox\] "Card number"`).FindAllStringSubmatch(inter, -1)
 	if len(pays) != 2 || len(cards) != 2 {
@@ -355,7 +355,7 @@ func TestFramesAndShadowRoots(t *testing.T) {
 		w.ok("fill", cards[i][1], "4242 "+name)
 		contains(t, w.ok("click", pays[i][1]), "Clicked")
 		w.ok("frame", "--name", name)
-		if got := w.ok("text", "#paid"); got != "paid 4242 "+name+"\n" {
+		if got := w.page("text", "#paid"); got != "paid 4242 "+name+"\n" {
 			t.Fatalf("%s frame after pay: %q", name, got)
 		}
 		if got := w.ok("js", "location.host.startsWith('localhost')"); got != strconv.FormatBool(name == "cross")+"\n" {
@@ -364,21 +364,21 @@ func TestFramesAndShadowRoots(t *testing.T) {
 		w.ok("frame", "main")
 	}
 	contains(t, w.ok("frame", "iframe[name=cross]"), "localhost")
-	contains(t, w.ok("text"), "Inside the frame")
+	contains(t, w.page("text"), "Inside the frame")
 	w.ok("frame", "main")
 	w.fails("is not a frame", "frame", "h1")
 	w.fails("No such frame", "frame", "--name", "nope")
 
 	// Shadow roots, open and closed, come through like any other element.
 	w.ok("goto", url("/shadow.html"))
-	snap = w.ok("snapshot", "-i")
+	snap = w.page("snapshot", "-i")
 	contains(t, snap, `[button] "Open shadow button"`)
 	contains(t, snap, `[button] "Closed shadow button"`)
 	w.ok("click", refFor(t, snap, `"Open shadow button"`))
-	contains(t, w.ok("text", "#log"), "open clicked")
+	contains(t, w.page("text", "#log"), "open clicked")
 	w.ok("fill", refFor(t, snap, `"Closed shadow input"`), "secret")
 	w.ok("click", refFor(t, snap, `"Closed shadow button"`))
-	contains(t, w.ok("text", "#log"), "closed clicked: secret")
+	contains(t, w.page("text", "#log"), "closed clicked: secret")
 }
 
 func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
@@ -407,19 +407,19 @@ func TestUploadAndDialogs(t *testing.T) {
 func TestClickNavigatesAndSettles(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/home.html"))
-	snap := w.ok("snapshot", "-i")
+	snap := w.page("snapshot", "-i")
 	contains(t, w.ok("click", refFor(t, snap, `"Other page"`)), "navigated to "+url("/other.html"))
 	// Settled: the new page is readable at once.
-	contains(t, w.ok("text"), "Other page")
+	contains(t, w.page("text"), "Other page")
 }
 
 func TestWaitForRef(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/interact.html"))
-	snap := w.ok("snapshot", "-i")
+	snap := w.page("snapshot", "-i")
 	contains(t, w.ok("wait", refFor(t, snap, `"Submit"`)), "Done waiting")
 	w.ok("goto", url("/spa.html"))
-	snap = w.ok("snapshot", "-i")
+	snap = w.page("snapshot", "-i")
 	btn := refFor(t, snap, `"Go to details"`)
 	w.ok("click", btn)
 	w.fails("is stale", "wait", btn)
@@ -428,7 +428,7 @@ func TestWaitForRef(t *testing.T) {
 func TestNewTabFromPageAndSelfClose(t *testing.T) {
 	w := newWorkspace(t)
 	w.ok("goto", url("/popup.html"))
-	snap := w.ok("snapshot", "-i")
+	snap := w.page("snapshot", "-i")
 	out := w.ok("click", refFor(t, snap, `"Open in new tab"`))
 	contains(t, out, "opened tab 2")
 	// The new tab is active and has loaded.
@@ -455,7 +455,7 @@ func TestRefInRemovedFrame(t *testing.T) {
 	w.ok("goto", url("/frames.html"))
 	var snap string
 	for i := 0; i < 50 && strings.Count(snap, `"Pay"`) < 2; i++ {
-		snap = w.ok("snapshot", "-i")
+		snap = w.page("snapshot", "-i")
 		time.Sleep(50 * time.Millisecond)
 	}
 	pays := regexp.MustCompile(`(@e\d+) \[button\] "Pay"`).FindAllStringSubmatch(snap, -1)

@@ -21,6 +21,12 @@ func TestMetadataAddressesAreRefused(t *testing.T) {
 		"http://[::ffff:169.254.169.254]/",
 		"http://[fd00:ec2::254]/",
 		"http://metadata.google.internal/computeMetadata/v1/",
+		"http://0xa9.0xfe.0xa9.0xfe/",
+		"http://169.254.43518/",
+		"http://0xA9.254.0251.0xFE/",
+		"http://[0:0:0:0:0:ffff:a9fe:a9fe]/",
+		"http://metadata.azure.internal/metadata/instance",
+		"http://[fe80::1]/",
 	} {
 		r := w.fails("Refusing to open", "goto", u)
 		if !strings.Contains(r.stderr, "metadata") && !strings.Contains(r.stderr, "link-local") {
