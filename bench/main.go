@@ -83,16 +83,21 @@ func main() {
 		fmt.Printf("\ndaemon RSS (excluding Chromium): %s\n", rss(st.PID))
 	}
 	compareComposition(b, pageURL, 10)
+	compareSecurity(abs, map[string]string{"bench page": pageURL, "2,000-element page": srv.URL + "/big"}, *runs)
 	if *peers {
 		comparePeers(b, *agentBin, pageURL, max(*peerRuns, 1))
 	}
 }
 
-type bencher struct{ bin, dir string }
+type bencher struct {
+	bin, dir string
+	env      []string // nil: this process's
+}
 
 func (b *bencher) run(args ...string) string {
 	cmd := exec.Command(b.bin, args...)
 	cmd.Dir = b.dir
+	cmd.Env = b.env
 	out, _ := cmd.CombinedOutput()
 	return string(out)
 }

@@ -21,12 +21,23 @@ const cleanTextJS = browser.StripHiddenTextJS
 const (
 	textWithWarningsJS = `function() { return (` + cleanTextJS + `).call(this, true, false) }`
 	strictTextJS       = `function() { return (` + cleanTextJS + `).call(this, true, true) }`
+	// rawTextJS is innerText with the same whitespace folding, hiding nothing.
+	rawTextJS = `function() {
+		const root = this.nodeType === 9 ? (this.body || this.documentElement) : this;
+		const lines = (root ? root.innerText ?? root.textContent ?? '' : '').split('\n').map(l => l.replace(/[ \t\u00a0]+/g, ' ').trim());
+		const out = [];
+		for (const l of lines) if (l || (out.length && out[out.length - 1])) out.push(l);
+		return {text: out.join('\n').trim(), warnings: []};
+	}`
 )
 
 func runText(ctx context.Context, c *Call) (string, error) {
 	js := textWithWarningsJS
-	if c.Strict {
+	switch {
+	case c.Strict:
 		js = strictTextJS
+	case c.Raw:
+		js = rawTextJS
 	}
 	out, err := onTarget(ctx, c, optionalArg(c), js)
 	if err != nil {

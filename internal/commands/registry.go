@@ -188,6 +188,9 @@ type Call struct {
 	// Owner is the paired client running the command ("" for the local
 	// user): tabs it opens are its own.
 	Owner string
+	// Raw asks for page content as the page gives it, with no hidden-text
+	// stripping (BROWSE_UNTRUSTED_ENVELOPE=0; never for paired agents).
+	Raw bool
 	// Strict is set for paired agents: text leaves out every deceptively
 	// hidden element, not only hidden text that reads as instructions.
 	Strict bool

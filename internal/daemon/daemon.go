@@ -44,6 +44,10 @@ type Config struct {
 	ActionTimeout time.Duration // default deadline for element actions
 	QuickTimeout  time.Duration // default deadline for everything else
 	Version       string
+	// RawContent gives the local user page content without the envelope and
+	// hidden-text handling (BROWSE_UNTRUSTED_ENVELOPE=0). Paired agents
+	// always get both.
+	RawContent bool
 	// SetupKeyLifetime shortens pairing keys' 5 minutes
 	// (BROWSE_SETUP_KEY_TTL, in ms).
 	SetupKeyLifetime time.Duration

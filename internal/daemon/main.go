@@ -43,6 +43,7 @@ func Main(args []string) int {
 		ActionTimeout:    envMillis("BROWSE_ACTION_TIMEOUT", 5*time.Second),
 		QuickTimeout:     envMillis("BROWSE_COMMAND_TIMEOUT", 15*time.Second),
 		SetupKeyLifetime: envMillis("BROWSE_SETUP_KEY_TTL", 5*time.Minute),
+		RawContent:       os.Getenv("BROWSE_UNTRUSTED_ENVELOPE") == "0",
 		Version:          version.Version,
 		Ready:            os.Stdout,
 	}

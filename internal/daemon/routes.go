@@ -300,6 +300,9 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 	defer cancel()
 
 	call = &commands.Call{Args: args, Flags: flags, Browser: d.browser, Daemon: d, Timeout: timeout, ActionTimeout: d.cfg.ActionTimeout}
+	if !cl.scoped() && d.cfg.RawContent {
+		call.Raw = true
+	}
 	if cl.scoped() {
 		call.Strict = true
 		if cl.client.OwnOnly() {
@@ -339,7 +342,7 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 		}
 		return "", asError(err)
 	}
-	if cmd.PageContent {
+	if cmd.PageContent && !call.Raw {
 		out = d.untrusted(ctx, cmd, call, out)
 	}
 	return out, nil
