@@ -352,22 +352,23 @@ func (b *Browser) removeTab(t *Tab) {
 	}
 	b.tabs = slices.DeleteFunc(b.tabs, func(x *Tab) bool { return x == t })
 	b.warnTabs() // re-arms a warning once the count drops below its threshold
-	if b.activeID == t.ID && len(b.tabs) > 0 {
-		b.activeID = b.tabs[len(b.tabs)-1].ID
-		// Prefer the user's own tabs to a paired agent's.
+	needTab := len(b.tabs) == 0
+	if b.activeID == t.ID {
+		// The user's latest tab takes over; a paired agent's never does
+		// (the user's next command would land on the agent's page).
+		b.activeID = 0 // if none is left, the next page to attach becomes active
 		for _, x := range slices.Backward(b.tabs) {
 			if x.owner == "" {
 				b.activeID = x.ID
 				break
 			}
 		}
+		needTab = b.activeID == 0
 	}
 	t.markClosed()
-	if len(b.tabs) == 0 {
-		b.activeID = 0 // the next page to attach becomes active
-	}
-	if len(b.tabs) == 0 && !b.closing {
-		// The page closed the last tab itself (window.close): keep one to drive.
+	if needTab && !b.closing {
+		// The page closed the user's last tab itself (window.close), or only
+		// paired agents' tabs are left: keep one for the user to drive.
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 )
@@ -17,14 +18,69 @@ func (t *Tab) HiddenContent(ctx context.Context, frame cdproto.FrameID) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	var found []string
+	var found [][]string
 	if obj == nil || !decodeInto(obj.Value, &found) {
 		return nil, fmt.Errorf("the hidden-content scan returned no list")
 	}
-	if len(found) == 0 {
-		return nil, nil
+	return HiddenWarnings(found), nil
+}
+
+// maxHiddenWarnings is how many hidden elements are described; the rest
+// are counted.
+const maxHiddenWarnings = 8
+
+// HiddenWarnings words the scan's reports ([kind, tag, why] each). The scan
+// runs in the page's own world, so what it returns is page data: only a
+// tag name's safe characters and reasons from the scan's own list get
+// through, and the page's text never does, since the warnings are printed
+// outside the envelope.
+func HiddenWarnings(reports [][]string) []string {
+	var out []string
+	for i, r := range reports {
+		if i == maxHiddenWarnings {
+			more := len(reports) - maxHiddenWarnings
+			out = append(out, fmt.Sprintf("+%d more hidden element%s", more, map[bool]string{true: "", false: "s"}[more == 1]))
+			break
+		}
+		if len(r) != 3 {
+			continue
+		}
+		kind, tag, why := r[0], safeTag(r[1]), r[2]
+		switch kind {
+		case "hidden":
+			if !hiddenReasons[why] {
+				why = "hidden"
+			}
+			out = append(out, fmt.Sprintf("hidden <%s> (%s) reads as instructions to an AI", tag, why))
+		case "aria-label", "aria-description", "aria-labelledby":
+			out = append(out, fmt.Sprintf("%s on <%s> reads as instructions to an AI", kind, tag))
+		}
 	}
-	return found, nil
+	return out
+}
+
+// hiddenReasons are the reasons hiddenScanJS gives.
+var hiddenReasons = map[string]bool{
+	"display:none": true, "in a closed <details>": true, "opacity 0": true, "clipped": true, "zero size": true,
+	"off-screen": true, "aria-hidden": true, "font-size 0": true, "visibility:hidden": true,
+	"transparent text": true, "text colour matches background": true,
+}
+
+// safeTag keeps a tag name to letters, digits and '-', at most 24 of them.
+func safeTag(tag string) string {
+	var b strings.Builder
+	for _, c := range tag {
+		if b.Len() == 24 {
+			break
+		}
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' {
+			b.WriteRune(c)
+		}
+	}
+	if b.Len() == 0 {
+		return "element"
+	}
+	return b.String()
 }
 
 // hiddenContentJS runs the scan over the whole document, ARIA included.
@@ -115,7 +171,7 @@ const StripHiddenTextJS = `function(withWarnings, strict) {
 // the element holding the text and its ancestors, each element once, and
 // layout boxes only for positioned, overflow-clipped or transformed ones.
 const hiddenScanJS = `function hiddenScan(root, strip, withAria) {
-	const TEXT_BUDGET = 20000, MATCH_BUDGET = 200, ARIA_BUDGET = 5000, MAX_REPORTS = 8;
+	const TEXT_BUDGET = 20000, MATCH_BUDGET = 200, ARIA_BUDGET = 5000, MAX_REPORTS = 100;
 	const doc = root.ownerDocument || root;
 	const view = doc.defaultView;
 	const SKIP = new Set(['script', 'style', 'noscript', 'template']);
@@ -156,13 +212,6 @@ const hiddenScanJS = `function hiddenScan(root, strip, withAria) {
 	const LOOSE = INSTRUCTIONS.map(re => new RegExp(re.source.replace("(?<!\\b(?:never|not|n't)\\s+)", '').replaceAll('\\b', ''), 'i' + (re.multiline ? 'm' : '')));
 	const mayInstruct = text => LOOSE.some(re => re.test(text));
 	const collapse = s => s.slice(0, 20000).replace(/\s+/g, ' ').trim();
-	const snippet = (text, at) => {
-		let s = text, lead = '';
-		if (at > 20) { s = s.slice(at); lead = '\u2026'; }
-		if (s.length > 60) s = s.slice(0, 60).replace(/[\ud800-\udbff]$/, '') + '\u2026';
-		return lead + s;
-	};
-	const tag = el => '<' + el.localName + '>';
 
 	const styles = new Map();
 	const style = el => {
@@ -393,12 +442,8 @@ const hiddenScanJS = `function hiddenScan(root, strip, withAria) {
 		reported.push(rec);
 	}
 	reported.sort((a, b) => a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
-	const reports = reported.map(rec => {
-		const own = collapse(rec.el.textContent || '');
-		const at = instructionAt(own);
-		const shown = at >= 0 ? snippet(own, at) : snippet(collapse(text.slice(rec.hit, rec.hit + 200)), 0);
-		return 'hidden ' + tag(rec.el) + ' (' + rec.why + '): "' + shown + '"';
-	});
+	// Reports carry no page text: [kind, tag name, why], worded in Go.
+	const reports = reported.map(rec => ['hidden', rec.el.localName, rec.why]);
 
 	// What the text command leaves out: every deceptive region (one hidden
 	// by an inherited property only if none of its text shows after all),
@@ -439,19 +484,13 @@ const hiddenScanJS = `function hiddenScan(root, strip, withAria) {
 						return ref ? ref.textContent : '';
 					}).join(' ');
 				}
-				const label = collapse(value);
-				const at = instructionAt(label);
-				if (at >= 0) {
-					reports.push(attr + ' on ' + tag(el) + ' reads as instructions: "' + snippet(label, at) + '"');
+				if (instructionAt(collapse(value)) >= 0) {
+					reports.push([attr, el.localName, '']);
 					break;
 				}
 			}
 		}
 	}
-	if (reports.length > MAX_REPORTS) {
-		const more = reports.length - MAX_REPORTS;
-		reports.length = MAX_REPORTS;
-		reports.push('+' + more + ' more hidden element' + (more === 1 ? '' : 's'));
-	}
+	if (reports.length > MAX_REPORTS) reports.length = MAX_REPORTS;
 	return {strip: stripped, reports, rootStripped};
 }`

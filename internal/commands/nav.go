@@ -35,6 +35,12 @@ func checkURL(c *Call, raw string) (string, error) {
 	if err != nil {
 		return "", Errorf("Use an http(s):// URL, file:///abs/path, or about:blank.", "Cannot open %q: %v.", raw, err)
 	}
+	if c.Strict && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && u != "about:blank" {
+		// A paired agent reads this machine's files through file:// as
+		// well as through any path argument.
+		return "", &Error{Status: 403, Msg: fmt.Sprintf("Refusing to open %s: paired agents may open http(s) URLs and about:blank only.", u),
+			Hint: "Files on the user's machine are not for remote agents."}
+	}
 	if p := FilePath(u); p != "" {
 		if _, err := safepath.Check(p, c.Daemon.SafeRoots()); err != nil {
 			return "", Errorf("Put the file under the workspace or the temp directory.", "Refusing to open %s: %v.", u, err)

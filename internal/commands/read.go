@@ -44,13 +44,13 @@ func runText(ctx context.Context, c *Call) (string, error) {
 		return "", err
 	}
 	var res struct {
-		Text     string   `json:"text"`
-		Warnings []string `json:"warnings"`
+		Text     string     `json:"text"`
+		Warnings [][]string `json:"warnings"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		return "", &Error{Status: 500, Msg: "The page's text could not be read: the page interfered with the reader.", Hint: "Try 'html' instead."}
 	}
-	c.Warnings = append(c.Warnings, res.Warnings...)
+	c.Warnings = append(c.Warnings, browser.HiddenWarnings(res.Warnings)...)
 	return res.Text, nil
 }
 

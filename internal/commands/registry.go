@@ -88,6 +88,10 @@ type Command struct {
 	// Tunnel marks commands a remote agent may run over the tunnel (the
 	// reference's 26). File paths are refused there whatever the command.
 	Tunnel bool
+	// WritesFile, for commands that may write a file even when no path is
+	// given (screenshot to its default name, snapshot -a), says whether
+	// this invocation does; the tunnel refuses those.
+	WritesFile func(args []string, flags map[string]string) bool
 	// Power raises the scope a scoped client needs (see Scope).
 	Power Power
 	// TabFree commands touch no tab's content (tabs, newtab, status): a

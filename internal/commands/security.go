@@ -35,3 +35,16 @@ func runTunnel(ctx context.Context, c *Call) (string, error) {
 	}
 	return c.Daemon.Tunnel(ctx, action, arg)
 }
+
+// notBase64: a screenshot without --base64 writes a file, to its default
+// name when no path is given.
+func notBase64(_ []string, flags map[string]string) bool {
+	_, ok := flags["--base64"]
+	return !ok
+}
+
+// annotates: snapshot -a writes an annotated screenshot.
+func annotates(_ []string, flags map[string]string) bool {
+	_, ok := flags["-a"]
+	return ok
+}

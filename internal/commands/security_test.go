@@ -46,10 +46,18 @@ func TestPathArgIndexes(t *testing.T) {
 		{"screenshot", []string{"/tmp/a.png"}, []int{0}},
 		{"eval", []string{"x.js"}, []int{0}},
 		{"snapshot", []string{"-i", "-o", "/tmp/a.png"}, []int{2}},
+		{"snapshot", []string{"-a", "-o=.gstack/browse.json"}, []int{1}},
 		{"text", []string{"#main"}, nil},
 	} {
 		if got := PathArgIndexes(mustLookup(tc.cmd), tc.args); !slices.Equal(got, tc.want) {
 			t.Errorf("%s %v: path indexes %v, want %v", tc.cmd, tc.args, got, tc.want)
 		}
+	}
+}
+
+func TestAbsPathArgsInlineFlag(t *testing.T) {
+	got := AbsPathArgs(mustLookup("snapshot"), []string{"-a", "-o=shot.png", "-i"}, "/work")
+	if want := []string{"-a", "-o=/work/shot.png", "-i"}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
 	}
 }

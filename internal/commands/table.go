@@ -49,7 +49,8 @@ var coreCommands = []*Command{
 			{Name: "-o", Value: "path", Path: true, Help: "where -a writes its PNG (default: the temp dir)"},
 			{Name: "-C", Help: "add @c refs for clickable elements the tree misses (cursor:pointer, onclick, tabindex)"},
 		},
-		MaxArgs: 0, PageContent: true, Tunnel: true, Run: runSnapshot},
+		MaxArgs: 0, PageContent: true, Tunnel: true, Run: runSnapshot,
+		WritesFile: annotates},
 	{Name: "click", Category: Write, Args: "<sel>", Summary: "Click an element's centre with real mouse events (an <option> is selected)",
 		MinArgs: 1, MaxArgs: 1, Tunnel: true, Deadline: ActionDeadline, Run: runClick},
 	{Name: "fill", Category: Write, Args: "<sel> <value>", Summary: "Clear a field, type the value, fire input and change",
@@ -90,7 +91,8 @@ var coreCommands = []*Command{
 			{Name: "--base64", Help: "print a data: URL instead of writing a file"},
 			{Name: "--full-resolution", Help: "do not scale images larger than 2000 px a side down"},
 		},
-		MaxArgs: 2, PathArgs: []int{0, 1}, PathArgFilter: IsScreenshotPath, Tunnel: true, Run: runScreenshot},
+		MaxArgs: 2, PathArgs: []int{0, 1}, PathArgFilter: IsScreenshotPath, Tunnel: true, Run: runScreenshot,
+		WritesFile: notBase64},
 	{Name: "pdf", Category: Read, Args: "[path]", Summary: "Print the page to PDF (letter by default)",
 		Flags: []Flag{
 			{Name: "--format", Value: "letter|a4|legal", Help: "paper size"},
@@ -178,7 +180,7 @@ var coreCommands = []*Command{
 
 	// Tabs
 	{Name: "tabs", Category: Meta, Summary: "List open tabs; → marks the active one", MaxArgs: 0, NoTab: true, TabFree: true, Tunnel: true, Run: runTabs},
-	{Name: "tab", Category: Meta, Args: "<id>", Summary: "Switch the active tab", MinArgs: 1, MaxArgs: 1, NoTab: true, TabArg: true, Run: runTab},
+	{Name: "tab", Category: Meta, Power: PowerControl, Args: "<id>", Summary: "Switch the active tab", MinArgs: 1, MaxArgs: 1, NoTab: true, TabArg: true, Run: runTab},
 	{Name: "newtab", Category: Meta, Args: "[url]", Summary: "Open a tab (and make it active), optionally navigating it",
 		Flags:   []Flag{{Name: "--json", Help: `print {"tabId":N,"url":…}`}},
 		MaxArgs: 1, NoTab: true, TabFree: true, Tunnel: true, Deadline: NavDeadline, Run: runNewTab},

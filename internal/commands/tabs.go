@@ -46,11 +46,18 @@ func runCurrentURL(ctx context.Context, c *Call) (string, error) {
 }
 
 func tabID(cmd, arg string) (int, error) {
-	id, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
-	if err != nil || id <= 0 {
+	id, ok := ParseTabID(arg)
+	if !ok {
 		return 0, UsageError(mustLookup(cmd), "Tab id %q is not a positive number.", arg)
 	}
 	return id, nil
+}
+
+// ParseTabID reads a tab id argument ("3" or "#3"), as tab and closetab
+// do; the daemon checks ownership with it, so both read the same tab.
+func ParseTabID(arg string) (int, bool) {
+	id, err := strconv.Atoi(strings.TrimPrefix(arg, "#"))
+	return id, err == nil && id > 0
 }
 
 func noSuchTab(err error) error {
@@ -126,6 +133,9 @@ func runNewTab(ctx context.Context, c *Call) (string, error) {
 
 func runCloseTab(ctx context.Context, c *Call) (string, error) {
 	id := 0
+	if c.Tab != nil {
+		id = c.Tab.ID // --tab-id (a "tabId"): that tab, not the active one
+	}
 	if len(c.Args) == 1 {
 		var err error
 		if id, err = tabID("closetab", c.Args[0]); err != nil {

@@ -82,9 +82,11 @@ type Daemon struct {
 	denials      *denylog.Log
 	activity     *activity.Feed
 	canary       string
-	connectLimit *auth.WindowLimiter
-	tunnel       tunnelState
-	stateMu      sync.Mutex // serializes state file writes
+	connectLimit *auth.WindowLimiter // /connect on the local listener
+	// tunnelConnectLimit is /connect's on the tunnel listener.
+	tunnelConnectLimit *auth.WindowLimiter
+	tunnel             tunnelState
+	stateMu            sync.Mutex // serializes state file writes
 }
 
 // Run starts the browser and the HTTP server and blocks until the daemon
@@ -105,6 +107,7 @@ func Run(cfg Config) error {
 	d.activity = activity.NewFeed(1000)
 	d.canary = envelope.NewCanary()
 	d.connectLimit = auth.NewWindowLimiter(300, time.Minute)
+	d.tunnelConnectLimit = auth.NewWindowLimiter(300, time.Minute)
 
 	// Launch the browser and open the listener at the same time: the browser
 	// dominates cold start, the listener is free.
@@ -138,7 +141,7 @@ func Run(cfg Config) error {
 		d.handshake("error writing the state file: " + err.Error())
 		return err
 	}
-	d.server = &http.Server{Handler: d.routes(), ReadHeaderTimeout: 10 * time.Second}
+	d.server = newServer(d.routes())
 	go d.server.Serve(ln)
 	d.flushStop, d.flushDone = make(chan struct{}), make(chan struct{})
 	go func() { d.flushCaptures(d.flushStop); close(d.flushDone) }()
@@ -158,6 +161,14 @@ func Run(cfg Config) error {
 	log.Printf("daemon %d serving on 127.0.0.1:%d (mode %s, version %s)", os.Getpid(), d.port, d.mode(), cfg.Version)
 
 	return d.wait()
+}
+
+// newServer is an HTTP server with read limits: bodies are small, and a
+// slow client must not hold a goroutine. No write timeout: answers stream
+// (SSE) or wait on slow pages under their own deadlines.
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 }
 
 func (d *Daemon) handshake(line string) {
@@ -234,6 +245,8 @@ func (d *Daemon) wait() error {
 // recordExit leaves the state file behind with the reason, for the next CLI
 // to report; its pid is dead by then, so no CLI will talk to it.
 func (d *Daemon) recordExit(reason error) {
+	d.tunnel.mu.Lock() // stateFile reads the tunnel's fields
+	defer d.tunnel.mu.Unlock()
 	st := d.stateFile()
 	st.ExitReason = reason.Error()
 	d.stateMu.Lock()

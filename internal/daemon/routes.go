@@ -265,7 +265,7 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 	}
 	cl := callerFrom(ctx)
 	if cerr := d.authorize(ctx, cl, cmd, req); cerr != nil {
-		log.Printf("auth: refused '%s' for agent %s: %s", cmd.Name, cl.client.ID, cerr.Msg)
+		d.refusedCommand(cl, cmd, cerr)
 		return "", cerr
 	}
 	if cerr := d.checkCanary(ctx, cmd, req.Args); cerr != nil {
@@ -291,6 +291,12 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 	args, flags, err := commands.Parse(cmd, req.Args)
 	if err != nil {
 		return "", asError(err)
+	}
+	if cl.surface == tunnelSurface && cmd.WritesFile != nil && cmd.WritesFile(args, flags) {
+		cerr := &commands.Error{Status: http.StatusForbidden, Msg: fmt.Sprintf("'%s' would write a file on the user's machine; over the tunnel it may not.", cmd.Name),
+			Hint: "Use 'screenshot --base64' for an image; 'snapshot' without -a."}
+		d.refusedCommand(cl, cmd, cerr)
+		return "", cerr
 	}
 	timeout := d.deadline(cmd.Deadline)
 	if req.Timeout > 0 {

@@ -55,8 +55,17 @@ var unauthorized = &commands.Error{Status: http.StatusUnauthorized, Msg: "Unauth
 // refuse answers an auth failure as {error, hint} and notes it in the daemon
 // log, without the token.
 func refuse(w http.ResponseWriter, r *http.Request, e *commands.Error, why string) {
-	log.Printf("auth: refused %s %s from %s: %s", r.Method, r.URL.Path, sourceOf(r), why)
+	log.Printf("auth: refused %s %q from %s: %s", r.Method, clip(r.URL.Path, 200), peer(r), why)
 	writeError(w, e)
+}
+
+// clip cuts s to at most n bytes: request paths are the caller's, and the
+// daemon log is the user's.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // tokenInURL refuses secrets in query strings: URLs end up in histories,
@@ -177,19 +186,29 @@ func (d *Daemon) authorize(ctx context.Context, cl caller, cmd *commands.Command
 		return err
 	}
 	if cmd.TabArg && len(req.Args) > 0 {
-		var id int
-		if _, err := fmt.Sscan(req.Args[0], &id); err == nil {
+		// Read as the command reads it; what it cannot read it refuses.
+		if id, ok := commands.ParseTabID(req.Args[0]); ok {
 			return d.ownsTab(c, id)
 		}
 	}
 	return nil
 }
 
-// ownsTab refuses a tab the client did not open.
+// refusedCommand notes a paired agent's refused command in the daemon log
+// and, over the tunnel, in the denial log.
+func (d *Daemon) refusedCommand(cl caller, cmd *commands.Command, cerr *commands.Error) {
+	log.Printf("auth: refused '%s' for agent %s: %s", cmd.Name, cl.client.ID, cerr.Msg)
+	if cl.surface == tunnelSurface {
+		d.denials.Record(denylog.Entry{Kind: "tunnel_command_denial", Reason: fmt.Sprintf("status_%d", cerr.Status), Path: "/command", Method: cmd.Name})
+	}
+}
+
+// ownsTab refuses a tab the client did not open, and one that does not
+// exist (it might be the user's by the time the command looks again).
 func (d *Daemon) ownsTab(c *auth.Client, id int) *commands.Error {
 	tab, err := d.browser.Tab(id)
 	if err != nil {
-		return nil // no such tab: the command itself says so
+		return &commands.Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("No tab with id %d.", id), Hint: "Run 'tabs' to list open tabs; use the tabId newtab gave you."}
 	}
 	if tab.Owner() == c.ID {
 		return nil
@@ -255,18 +274,23 @@ func firstHost(args []string) string {
 	return ""
 }
 
-// sourceOf is who sent a request: the first X-Forwarded-For hop for a
-// tunnelled request (ngrok connects from loopback), else the peer address.
-func sourceOf(r *http.Request) string {
-	if f := r.Header.Get("X-Forwarded-For"); f != "" {
-		first, _, _ := strings.Cut(f, ",")
-		return strings.TrimSpace(first)
-	}
+// peer is the request's remote address (its host).
+func peer(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// tunnelSource is who sent a tunnelled request: ngrok connects from
+// loopback and appends the caller's address to X-Forwarded-For, so the last
+// hop is ngrok's word and the earlier ones the caller's.
+func tunnelSource(r *http.Request) string {
+	if f := r.Header.Get("X-Forwarded-For"); f != "" {
+		return strings.TrimSpace(f[strings.LastIndexByte(f, ',')+1:])
+	}
+	return peer(r)
 }
 
 // tunnelHandler serves the tunnel listener: /connect and /command only,
@@ -278,7 +302,7 @@ func (d *Daemon) tunnelHandler() http.Handler {
 	mux.HandleFunc("POST /command", d.handleCommand)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		deny := func(status int, reason, msg, hint string) {
-			d.denials.Record(denylog.Entry{Kind: "tunnel_auth_denial", Reason: reason, Path: r.URL.Path, Method: r.Method, Source: sourceOf(r), Domain: r.Host})
+			d.denials.Record(denylog.Entry{Kind: "tunnel_auth_denial", Reason: reason, Path: r.URL.Path, Method: r.Method, Source: tunnelSource(r), Domain: r.Host})
 			refuse(w, r, &commands.Error{Status: status, Msg: msg, Hint: hint}, reason)
 		}
 		path := r.URL.Path
@@ -297,7 +321,7 @@ func (d *Daemon) tunnelHandler() http.Handler {
 			return
 		}
 		if path == "/connect" {
-			mux.ServeHTTP(w, r)
+			mux.ServeHTTP(w, r.WithContext(withCaller(r.Context(), caller{surface: tunnelSurface})))
 			return
 		}
 		var client *auth.Client
@@ -323,7 +347,7 @@ func (d *Daemon) tunnelHandler() http.Handler {
 // handleConnectProbe is the unauthenticated alive check (GET /connect),
 // under the same global rate limit as the key exchange.
 func (d *Daemon) handleConnectProbe(w http.ResponseWriter, r *http.Request) {
-	if !d.connectLimit.Allow() {
+	if !d.connectLimiter(r).Allow() {
 		writeError(w, &commands.Error{Status: http.StatusTooManyRequests, Msg: "Too many connection attempts.", Hint: "Wait a minute."})
 		return
 	}
@@ -331,8 +355,17 @@ func (d *Daemon) handleConnectProbe(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleConnect exchanges a setup key, once, for a scoped token.
+// connectLimiter is the /connect limit of the listener r came in on, so
+// the internet cannot spend the local user's.
+func (d *Daemon) connectLimiter(r *http.Request) *auth.WindowLimiter {
+	if callerFrom(r.Context()).surface == tunnelSurface {
+		return d.tunnelConnectLimit
+	}
+	return d.connectLimit
+}
+
 func (d *Daemon) handleConnect(w http.ResponseWriter, r *http.Request) {
-	if !d.connectLimit.Allow() {
+	if !d.connectLimiter(r).Allow() {
 		refuse(w, r, &commands.Error{Status: http.StatusTooManyRequests, Msg: "Too many connection attempts.", Hint: "Wait a minute."}, "connect rate limit")
 		return
 	}
@@ -349,8 +382,8 @@ func (d *Daemon) handleConnect(w http.ResponseWriter, r *http.Request) {
 	}
 	s, err := d.tokens.Connect(in.SetupKey)
 	if err != nil {
-		if callerFrom(r.Context()).surface == tunnelSurface || r.Host != "" {
-			d.denials.Record(denylog.Entry{Kind: "tunnel_auth_denial", Reason: "bad_setup_key", Path: r.URL.Path, Method: r.Method, Source: sourceOf(r)})
+		if callerFrom(r.Context()).surface == tunnelSurface {
+			d.denials.Record(denylog.Entry{Kind: "tunnel_auth_denial", Reason: "bad_setup_key", Path: r.URL.Path, Method: r.Method, Source: tunnelSource(r), Domain: r.Host})
 		}
 		refuse(w, r, &commands.Error{Status: http.StatusUnauthorized, Msg: "Invalid, expired or already used setup key.",
 			Hint: "Setup keys work once, within 5 minutes. Ask the user to run 'browse pair-agent' again."}, "bad setup key")
@@ -384,7 +417,17 @@ func (b pairBody) options() (auth.PairOptions, error) {
 		return auth.PairOptions{}, err
 	}
 	if b.Control || b.Admin {
-		scopes = auth.AllScopes
+		if scopes == nil {
+			scopes = append([]auth.Scope(nil), auth.DefaultPairScopes...)
+		}
+		// admin and control add what they name (the reference's CLI sends
+		// control for --control and --admin alike).
+		if b.Admin && !slices.Contains(scopes, auth.ScopeAdmin) {
+			scopes = append(scopes, auth.ScopeAdmin)
+		}
+		if b.Control && !slices.Contains(scopes, auth.ScopeControl) {
+			scopes = append(scopes, auth.ScopeControl)
+		}
 	}
 	return auth.PairOptions{ClientID: b.ClientID, Scopes: scopes, TabPolicy: auth.TabPolicy(b.TabPolicy), RateLimit: b.RateLimit}, nil
 }

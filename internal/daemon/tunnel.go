@@ -61,7 +61,7 @@ func (d *Daemon) startTunnel(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("binding the tunnel listener: %w", err)
 	}
-	srv := &http.Server{Handler: d.tunnelHandler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(d.tunnelHandler())
 	go srv.Serve(ln)
 	port := ln.Addr().(*net.TCPAddr).Port
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)

@@ -252,6 +252,17 @@ func TestPairingTokensAndTabOwnership(t *testing.T) {
 	if code, body := command(t, tp, tok, "screenshot", opened.TabID, "--base64"); code != 200 || !strings.HasPrefix(body, "data:image/png;base64,") {
 		t.Fatalf("screenshot --base64 over the tunnel: %d %.80s", code, body)
 	}
+	// Nor a file by default name or by flag=value, nor a file:// page.
+	for _, c := range [][]string{{"screenshot"}, {"snapshot", "-a"}, {"snapshot", "-a", "-o=" + filepath.Join(os.TempDir(), "y.png")}} {
+		if code, body := command(t, tp, tok, c[0], opened.TabID, c[1:]...); code != 403 || !strings.Contains(body, "file") {
+			t.Fatalf("%v over the tunnel: %d %s", c, code, body)
+		}
+	}
+	for _, u := range []string{"file://./.gstack/browse.json", "file:///etc/passwd", "view-source:" + url("/home.html")} {
+		if code, body := command(t, tp, tok, "goto", opened.TabID, u); code != 403 && code != 400 {
+			t.Fatalf("goto %s over the tunnel: %d %s", u, code, body)
+		}
+	}
 	// Its own tab: drive and read it.
 	if code, body := command(t, tp, tok, "text", opened.TabID); code != 200 || !strings.Contains(body, "UNTRUSTED EXTERNAL CONTENT") {
 		t.Fatalf("text on its own tab: %d %s", code, body)
@@ -268,13 +279,29 @@ func TestPairingTokensAndTabOwnership(t *testing.T) {
 			}
 		}
 	}
-	if code, body := command(t, tp, tok, "closetab", 0, "1"); code != 403 {
-		t.Fatalf("closetab of the user's tab: %d %s", code, body)
+	for _, arg := range []string{"1", "#1"} {
+		if code, body := command(t, tp, tok, "closetab", opened.TabID, arg); code != 403 {
+			t.Fatalf("closetab %s of the user's tab: %d %s", arg, code, body)
+		}
+	}
+	if code, body := command(t, tp, tok, "tab", opened.TabID, strconv.Itoa(opened.TabID)); code != 403 {
+		t.Fatalf("an agent switched the user's active tab: %d %s", code, body)
 	}
 	// tabs lists every tab's metadata; the user's active tab did not move.
 	code, body = command(t, tp, tok, "tabs", 0)
 	if code != 200 || !strings.Contains(body, "home.html") || !strings.Contains(body, "interact.html") {
 		t.Fatalf("tabs: %d %s", code, body)
+	}
+	contains(t, w.ok("url"), url("/home.html"))
+	// closetab with its own tabId and no argument closes that tab, not
+	// the user's active one.
+	_, body = command(t, tp, tok, "newtab", 0, url("/other.html"))
+	var second struct {
+		TabID int `json:"tabId"`
+	}
+	json.Unmarshal([]byte(body), &second)
+	if code, body := command(t, tp, tok, "closetab", second.TabID); code != 200 || !strings.Contains(body, "Closed tab "+strconv.Itoa(second.TabID)) {
+		t.Fatalf("closetab of its own tab: %d %s", code, body)
 	}
 	contains(t, w.ok("url"), url("/home.html"))
 
@@ -465,11 +492,13 @@ func TestHiddenInstructionsAreReported(t *testing.T) {
 	for _, c := range [][]string{{"links"}, {"html"}} {
 		out := w.ok(c...)
 		head, _, _ := strings.Cut(out, "--- BEGIN UNTRUSTED EXTERNAL CONTENT")
-		if !strings.Contains(head, "CONTENT WARNINGS") || !strings.Contains(head, "Ignore all previous") || !strings.Contains(head, "developer mode") {
+		if !strings.Contains(head, "CONTENT WARNINGS: hidden <div> (display:none) reads as instructions") || !strings.Contains(head, "hidden <span> (opacity 0)") {
 			t.Fatalf("%v does not warn about the hidden instructions:\n%s", c, head)
 		}
-		if strings.Contains(head, "Pricing") || strings.Contains(head, "Skip to content") {
-			t.Fatalf("%v warns about ordinary hidden UI:\n%s", c, head)
+		// The warnings are ours: no page text outside the envelope, and
+		// no word about ordinary hidden UI.
+		if strings.Contains(head, "Ignore") || strings.Contains(head, "developer mode") || strings.Contains(head, "<nav>") || strings.Contains(head, "<a>") {
+			t.Fatalf("%v: page text or ordinary hidden UI above the envelope:\n%s", c, head)
 		}
 	}
 	w.ok("goto", url("/home.html"))

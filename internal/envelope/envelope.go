@@ -29,6 +29,9 @@ const (
 	maxWarningBytes = 160
 )
 
+// maxWarnings is the most warnings the line above the envelope carries.
+const maxWarnings = 10
+
 // Wrap puts content between the envelope's BEGIN and END lines, naming
 // source (the page's URL) on the BEGIN line. Warnings, when there are any,
 // go on one line above BEGIN:
@@ -39,7 +42,7 @@ const (
 //	--- END UNTRUSTED EXTERNAL CONTENT ---
 //
 // Content, source and warnings are all escaped; the source and warnings are
-// also kept to one short line each.
+// also kept to one short line each, and at most maxWarnings warnings.
 func Wrap(content, source string, warnings []string) string {
 	source = truncate(strings.Map(dropLineBreaking, source), maxSourceBytes)
 	if source == "" {
@@ -48,6 +51,9 @@ func Wrap(content, source string, warnings []string) string {
 	cleaned := make([]string, 0, len(warnings))
 	warnBytes := 0
 	for _, w := range warnings {
+		if len(cleaned) == maxWarnings {
+			break // the warnings line is outside the envelope: keep it short
+		}
 		w = strings.TrimSpace(strings.Map(spaceLineBreaking, w))
 		if w == "" {
 			continue
