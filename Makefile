@@ -56,6 +56,7 @@ fuzz:
 	go test ./internal/auth -run XXX -fuzz '^FuzzCookieValue$$' -fuzztime 20s
 	go test ./internal/envelope -run XXX -fuzz '^FuzzWrap$$' -fuzztime 20s
 	go test ./internal/envelope -run XXX -fuzz '^FuzzEscape$$' -fuzztime 20s
+	go test ./internal/browser -run XXX -fuzz '^FuzzHiddenWarnings$$' -fuzztime 20s
 
 # docs/commands.md is generated from the command registry.
 docs: build
