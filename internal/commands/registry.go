@@ -171,10 +171,12 @@ type Daemon interface {
 }
 
 // PairRequest is what pair-agent asks for: a client name ("" for a
-// generated one) and its scopes (nil for the default set).
+// generated one), its scopes (nil for the default set), and whether to add
+// the control scope.
 type PairRequest struct {
-	Client string
-	Scopes []string
+	Client  string
+	Scopes  []string
+	Control bool
 }
 
 // Call is one invocation of a command.

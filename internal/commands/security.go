@@ -6,15 +6,9 @@ import (
 )
 
 func runPairAgent(ctx context.Context, c *Call) (string, error) {
-	req := PairRequest{Client: c.Flags["--client"]}
+	req := PairRequest{Client: c.Flags["--client"], Control: c.Has("--control")}
 	if r, ok := c.Flags["--restrict"]; ok {
 		req.Scopes = strings.Split(r, ",")
-	}
-	if c.Has("--control") {
-		if req.Scopes == nil {
-			req.Scopes = []string{"read", "write", "admin", "meta"}
-		}
-		req.Scopes = append(req.Scopes, "control")
 	}
 	return c.Daemon.Pair(ctx, req)
 }

@@ -14,7 +14,7 @@ import (
 // Pair implements commands.Daemon: a setup key and the text the user pastes
 // into the remote agent.
 func (d *Daemon) Pair(ctx context.Context, req commands.PairRequest) (string, error) {
-	scopes, err := auth.ParseScopes(req.Scopes)
+	scopes, err := pairScopes(req.Scopes, false, req.Control)
 	if err == nil {
 		var key auth.SetupKey
 		if key, err = d.tokens.Pair(auth.PairOptions{ClientID: req.Client, Scopes: scopes}); err == nil {

@@ -412,24 +412,30 @@ type pairBody struct {
 }
 
 func (b pairBody) options() (auth.PairOptions, error) {
-	scopes, err := auth.ParseScopes(b.Scopes)
+	scopes, err := pairScopes(b.Scopes, b.Admin, b.Control)
 	if err != nil {
 		return auth.PairOptions{}, err
 	}
-	if b.Control || b.Admin {
-		if scopes == nil {
-			scopes = append([]auth.Scope(nil), auth.DefaultPairScopes...)
-		}
-		// admin and control add what they name (the reference's CLI sends
-		// control for --control and --admin alike).
-		if b.Admin && !slices.Contains(scopes, auth.ScopeAdmin) {
-			scopes = append(scopes, auth.ScopeAdmin)
-		}
-		if b.Control && !slices.Contains(scopes, auth.ScopeControl) {
-			scopes = append(scopes, auth.ScopeControl)
-		}
-	}
 	return auth.PairOptions{ClientID: b.ClientID, Scopes: scopes, TabPolicy: auth.TabPolicy(b.TabPolicy), RateLimit: b.RateLimit}, nil
+}
+
+// pairScopes reads the scopes a pairing asks for (none: the default set)
+// and adds admin or control when asked.
+func pairScopes(names []string, admin, control bool) ([]auth.Scope, error) {
+	scopes, err := auth.ParseScopes(names)
+	if err != nil || !admin && !control {
+		return scopes, err
+	}
+	if scopes == nil {
+		scopes = slices.Clone(auth.DefaultPairScopes)
+	}
+	if admin && !slices.Contains(scopes, auth.ScopeAdmin) {
+		scopes = append(scopes, auth.ScopeAdmin)
+	}
+	if control && !slices.Contains(scopes, auth.ScopeControl) {
+		scopes = append(scopes, auth.ScopeControl)
+	}
+	return scopes, nil
 }
 
 // handlePair makes a setup key (root only).
