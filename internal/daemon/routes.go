@@ -44,7 +44,15 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("POST /sse-session", d.rootOnly(d.handleSSESession))
 	mux.HandleFunc("GET /activity/stream", d.streamAuth(d.handleActivityStream))
 	mux.HandleFunc("GET /activity/history", d.streamAuth(d.handleActivityHistory))
+	mux.HandleFunc("/", noSuchEndpoint)
 	return mux
+}
+
+// noSuchEndpoint answers, as JSON like every other error, a path or method
+// the daemon does not serve.
+func noSuchEndpoint(w http.ResponseWriter, r *http.Request) {
+	writeError(w, &commands.Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("No such endpoint: %s %q.", r.Method, clip(r.URL.Path, 200)),
+		Hint: "Commands go to POST /command; the README lists the HTTP API."})
 }
 
 // handleHealth needs no token and hands none out.

@@ -300,6 +300,7 @@ func (d *Daemon) tunnelHandler() http.Handler {
 	mux.HandleFunc("GET /connect", d.handleConnectProbe)
 	mux.HandleFunc("POST /connect", d.handleConnect)
 	mux.HandleFunc("POST /command", d.handleCommand)
+	mux.HandleFunc("/", noSuchEndpoint) // a known path with another method
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		deny := func(status int, reason, msg, hint string) {
 			d.denials.Record(denylog.Entry{Kind: "tunnel_auth_denial", Reason: reason, Path: r.URL.Path, Method: r.Method, Source: tunnelSource(r), Domain: r.Host})

@@ -164,11 +164,16 @@ func TestTunnelListenerSurface(t *testing.T) {
 	wantStatus(t, "no token on the tunnel", resp, body, 401)
 	resp, body = at(t, tp, "POST", "/command", "gsk_sess_0123456789abcdef", `{"command":"url"}`)
 	wantStatus(t, "bad token on the tunnel", resp, body, 401)
+	resp, body = at(t, tp, "GET", "/command", "", "")
+	wantStatus(t, "GET /command on the tunnel", resp, body, 401)
 	resp, body = at(t, tp, "GET", "/connect", "", "")
 	wantStatus(t, "alive probe", resp, body, 200)
 	contains(t, body, `"alive":true`)
 
-	// The local listener keeps the full surface, and /health hands out no token.
+	// The local listener keeps the full surface, answers what it does not
+	// serve as JSON, and /health hands out no token.
+	resp, body = at(t, st.Port, "GET", "/command", st.Token, "")
+	wantStatus(t, "GET /command on the local listener", resp, body, 404)
 	resp, body = at(t, st.Port, "GET", "/health", "", "")
 	wantStatus(t, "local health", resp, body, 200)
 	if strings.Contains(body, st.Token) {
