@@ -6,10 +6,12 @@ LDFLAGS := -s -w -X github.com/browsehq/browse/internal/version.Version=$(VERSIO
 BIN := bin/browse
 export CGO_ENABLED := 0
 
-.PHONY: build demo test bench fuzz docs chromium clean
+.PHONY: build demo test bench fuzz docs chromium clean bench-peers
 
+# bin/browse (the fast path agents run) and bin/browse-core (the full CLI and
+# the daemon, which browse hands everything else to) go together.
 build:
-	go build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/browse
+	go build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/browse ./cmd/browse-core
 
 chromium:
 	./scripts/ensure-chromium.sh
@@ -61,6 +63,17 @@ fuzz:
 # docs/commands.md is generated from the command registry.
 docs: build
 	$(BIN) help --markdown > docs/commands.md
+	go generate ./internal/hotpath
 
 clean:
 	rm -rf bin
+
+# browse against agent-browser, interleaved: cold start, the everyday warm
+# commands, a bare process as the floor, and snapshot -i over the largest
+# pages of Debian's Python docs (python3-doc, installed with apt if missing).
+# The peer and the corpus live outside the repository; a part that cannot run
+# prints "skipped: ...". Extra flags: make bench-peers PEERS_FLAGS='-n 30'.
+bench-peers: chromium build
+	go run ./bench/peerbench -bin bin/browse \
+		-agent-browser "$$(./scripts/install-agent-browser.sh || true)" \
+		-corpus "$$(./scripts/install-corpus.sh || true)" $(PEERS_FLAGS)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/browsehq/browse/internal/commands"
+	"github.com/browsehq/browse/internal/hotpath"
 	"github.com/browsehq/browse/internal/state"
 	"github.com/browsehq/browse/internal/version"
 )
@@ -96,7 +97,8 @@ func Main(env Env) int {
 		return 0
 	case "restart":
 		return c.restart()
-	case "stop", "status":
+	}
+	if cmd.NoStart {
 		// Asking about or stopping a daemon must neither start one nor
 		// replace the running one, whatever build it is.
 		st := c.liveState()
@@ -129,7 +131,7 @@ func Main(env Env) int {
 		}
 		return code
 	}
-	return c.run(&request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout, steps: steps})
+	return c.run(&request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout, Steps: steps})
 }
 
 // parseGlobals reads the global flags in front of the command, and --tab-id
@@ -205,13 +207,7 @@ func (o *options) set(name, value string) error {
 }
 
 // fail prints an error for an agent and returns exit code 1.
-func fail(env Env, msg, hint string) int {
-	fmt.Fprintln(env.Stderr, "Error: "+msg)
-	if hint != "" {
-		fmt.Fprintln(env.Stderr, "Hint: "+hint)
-	}
-	return 1
-}
+func fail(env Env, msg, hint string) int { return hotpath.Fail(env.Stderr, msg, hint) }
 
 // maxStdinBytes caps what a command may read from standard input, and
 // stdinWait how long the CLI waits for a pipe that is never closed.

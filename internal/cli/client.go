@@ -2,34 +2,21 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/browsehq/browse/internal/hotpath"
 	"github.com/browsehq/browse/internal/state"
 	"github.com/browsehq/browse/internal/version"
 )
 
 // request is the JSON body of POST /command.
-type request struct {
-	Command string   `json:"command"`
-	Args    []string `json:"args"`
-	TabID   int      `json:"tabId,omitempty"`
-	Timeout int      `json:"timeout,omitempty"`
-	// steps is how many commands the request runs (a chain's): the CLI
-	// waits for each in turn.
-	steps int
-}
+type request = hotpath.Request
 
 type client struct {
 	env       Env
@@ -38,16 +25,10 @@ type client struct {
 	workspace string
 }
 
-const (
-	startTimeout = 30 * time.Second // daemon + browser start
-	// defaultWait is how long the CLI waits for an answer when no --timeout
-	// is given: longer than any command's own default deadline.
-	defaultWait = 90 * time.Second
-	busyNotice  = 10 * time.Second
-)
+const startTimeout = 30 * time.Second // daemon + browser start
 
 // errNoDaemon means nothing answered on the daemon's port.
-var errNoDaemon = errors.New("no daemon answered")
+var errNoDaemon = hotpath.ErrNoDaemon
 
 // run sends one command, starting or replacing a dead daemon as needed.
 func (c *client) run(req *request) int {
@@ -290,62 +271,9 @@ func (c *client) spawn(cdpURL string) (*state.File, error) {
 	return state.Read(c.paths.StateFile)
 }
 
-// send POSTs the command and prints the answer. It returns errNoDaemon only
-// when nothing was listening, so the command certainly did not run.
-//
-// It speaks HTTP/1.1 over one dialled connection rather than through
-// http.Client: the client's transport goroutines and pools cost a CLI that
-// sends a single request more than the request itself.
+// send POSTs the command and prints the answer, as the fast path does. It
+// returns errNoDaemon only when nothing was listening, so the command
+// certainly did not run.
 func (c *client) send(st *state.File, req *request) (int, error) {
-	body, _ := json.Marshal(req)
-	wait := defaultWait
-	if req.Timeout > 0 {
-		wait = time.Duration(req.Timeout)*time.Millisecond + 5*time.Second
-	}
-	wait *= time.Duration(max(req.steps, 1))
-	addr := "127.0.0.1:" + strconv.Itoa(st.Port)
-	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
-	if err != nil {
-		return 1, errNoDaemon
-	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(wait))
-	var head bytes.Buffer
-	head.Grow(256 + len(body))
-	head.WriteString("POST /command HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: Bearer " + st.Token +
-		"\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n")
-	head.Write(body)
-	if _, err := conn.Write(head.Bytes()); err != nil {
-		return 1, errNoDaemon
-	}
-
-	notice := time.AfterFunc(busyNotice, func() {
-		fmt.Fprintf(c.env.Stderr, "browse: still waiting for the daemon (pid %d) to answer '%s' — it is busy (a slow page or earlier commands on this tab)\n", st.PID, req.Command)
-	})
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	notice.Stop()
-	if err != nil {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			return 1, fmt.Errorf("the daemon (pid %d) did not answer '%s' within %s; it is alive and was left running — retry, or run 'browse restart'", st.PID, req.Command, wait)
-		}
-		return 1, fmt.Errorf("the daemon (pid %d) went away while running '%s' (%v); the next command starts a fresh one", st.PID, req.Command, err)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode == http.StatusOK {
-		c.env.Stdout.Write(out)
-		if len(out) > 0 && out[len(out)-1] != '\n' {
-			io.WriteString(c.env.Stdout, "\n")
-		}
-		return 0, nil
-	}
-	var e struct {
-		Error string `json:"error"`
-		Hint  string `json:"hint"`
-	}
-	if json.Unmarshal(out, &e) != nil || e.Error == "" {
-		e.Error = fmt.Sprintf("the daemon answered %s: %s", resp.Status, bytes.TrimSpace(out))
-	}
-	return fail(c.env, e.Error, e.Hint), nil
+	return hotpath.Send(st, req, c.env.Stdout, c.env.Stderr)
 }

@@ -104,6 +104,9 @@ type Command struct {
 	NoTab bool
 	// Local commands run in the CLI process without a daemon (help, restart).
 	Local bool
+	// NoStart commands ask about or end a daemon (status, stop): the CLI
+	// never starts or replaces a daemon for them.
+	NoStart bool
 	// NoBatch commands cannot run inside POST /batch (stop would end the
 	// daemon under the other commands).
 	NoBatch bool
@@ -135,6 +138,11 @@ func (c *Command) Scope() string {
 	}
 	return string(c.Category)
 }
+
+// CLIOnly reports whether only the full CLI may run the command: it runs
+// in the CLI (Local), reads standard input (Stdin), or must not start a
+// daemon (NoStart). The CLI's fast path hands these over.
+func (c *Command) CLIOnly() bool { return c.Local || c.Stdin || c.NoStart }
 
 // Usage is the one-line synopsis: "goto <url>".
 func (c *Command) Usage() string {

@@ -198,8 +198,8 @@ var coreCommands = []*Command{
 		MaxArgs: 0, NoTab: true, PageContent: true, Run: runDialog},
 
 	// The daemon
-	{Name: "status", Category: Meta, Summary: "Daemon health: pid, mode, browser, tabs, uptime", MaxArgs: 0, NoTab: true, TabFree: true, Run: runStatus},
-	{Name: "stop", Category: Meta, Power: PowerControl, Summary: "Shut down the daemon and its browser", MaxArgs: 0, NoTab: true, NoBatch: true, Run: runStop},
+	{Name: "status", Category: Meta, Summary: "Daemon health: pid, mode, browser, tabs, uptime", MaxArgs: 0, NoTab: true, TabFree: true, NoStart: true, Run: runStatus},
+	{Name: "stop", Category: Meta, Power: PowerControl, Summary: "Shut down the daemon and its browser", MaxArgs: 0, NoTab: true, NoStart: true, NoBatch: true, Run: runStop},
 	{Name: "restart", Category: Meta, Power: PowerControl, Summary: "Restart the daemon and browser with the same settings", MaxArgs: 0, NoTab: true, Local: true},
 	{Name: "help", Category: Meta, Args: "[command]", Summary: "List commands, or show one command's usage and flags",
 		Flags:   []Flag{{Name: "--markdown", Help: "print the full command reference as Markdown"}},

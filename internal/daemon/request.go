@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 )
 
 // MaxBodyBytes caps a request body; commands are short.
@@ -19,6 +20,10 @@ type Request struct {
 	Args    []string `json:"args"`
 	TabID   int      `json:"tabId,omitempty"`
 	Timeout int      `json:"timeout,omitempty"`
+	// Cwd, from the CLI's fast path, is the directory relative file
+	// arguments are relative to; the daemon makes them absolute (for the
+	// local user only).
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // ParseRequest decodes and checks a /command body. Unknown fields are
@@ -51,6 +56,8 @@ func (r *Request) validate() error {
 		return errors.New(`"timeout" must be a positive number of milliseconds`)
 	case len(r.Args) > 1000:
 		return errors.New("too many args")
+	case r.Cwd != "" && !filepath.IsAbs(r.Cwd):
+		return errors.New(`"cwd" must be an absolute directory`)
 	}
 	return nil
 }

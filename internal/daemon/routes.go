@@ -94,6 +94,7 @@ func (d *Daemon) handleCommand(w http.ResponseWriter, r *http.Request) {
 		writeError(w, cerr)
 	} else {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 		io.WriteString(w, out)
 	}
 	if d.stopAsked.Load() {
@@ -295,6 +296,9 @@ func (d *Daemon) Execute(ctx context.Context, req *Request) (out string, cerr *c
 	}()
 	if cmd.Run == nil {
 		return "", &commands.Error{Status: 400, Msg: fmt.Sprintf("'%s' runs in the CLI, not in the daemon.", cmd.Name), Hint: "Run 'browse " + cmd.Name + "'."}
+	}
+	if req.Cwd != "" && !cl.scoped() {
+		req.Args = commands.AbsPathArgs(cmd, req.Args, req.Cwd)
 	}
 	args, flags, err := commands.Parse(cmd, req.Args)
 	if err != nil {

@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binDir = dir
-	binA = filepath.Join(dir, "browse-a")
+	binA = filepath.Join(dir, "a", "browse")
 	if err := build(binA, "e2e-A"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -57,16 +57,22 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// build makes out (browse, the fast path) and browse-core beside it, as
+// `make build` does.
 func build(out, version string) error {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	args := []string{"build", "-o", out, "-ldflags", "-X github.com/browsehq/browse/internal/version.Version=" + version}
+	dir := filepath.Dir(out)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	args := []string{"build", "-o", dir + "/", "-ldflags", "-X github.com/browsehq/browse/internal/version.Version=" + version}
 	env := append(os.Environ(), "CGO_ENABLED=0")
 	if raceBuild {
 		args = append(args, "-race")
 		env = append(os.Environ(), "CGO_ENABLED=1")
 	}
-	cmd := exec.Command("go", append(args, "./cmd/browse")...)
+	cmd := exec.Command("go", append(args, "./cmd/browse", "./cmd/browse-core")...)
 	cmd.Dir = root
 	cmd.Env = env
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -79,7 +85,7 @@ func binaryB(t *testing.T) string {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	if binB == "" {
-		p := filepath.Join(binDir, "browse-b")
+		p := filepath.Join(binDir, "b", "browse")
 		if err := build(p, "e2e-B"); err != nil {
 			t.Fatal(err)
 		}
