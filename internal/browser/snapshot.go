@@ -67,12 +67,16 @@ func (t *Tab) axFrame(ctx context.Context, frameID cdproto.FrameID) (*snapshot.F
 	for i, n := range res.Nodes {
 		sn := snapshot.Node{ID: n.NodeID, Ignored: n.Ignored, Children: n.ChildIDs, BackendID: n.Backend,
 			Role: valueString(n.Role), Name: valueString(n.Name), Value: valueString(n.Value)}
+		var values map[string]string
 		if len(n.Props) > 0 {
-			values := make(map[string]string, len(n.Props))
+			values = make(map[string]string, len(n.Props))
 			for _, p := range n.Props {
 				values[p.Name] = valueString(p.Value)
 			}
 			sn.Props = snapshot.StateProps(values)
+		}
+		if sn.Role == "link" {
+			sn.URL = values["url"] // Chromium resolves the href: no extra call
 		}
 		if sn.Role == "Iframe" && !n.Ignored && n.Backend != 0 {
 			iframes = append(iframes, n.Backend)

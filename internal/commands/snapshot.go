@@ -21,6 +21,10 @@ type SnapshotOptions struct {
 	Annotate bool   // -a
 	Output   string // -o path
 	Cursor   bool   // -C
+	Viewport bool   // --viewport
+	// MaxOutput is the byte budget of the printed text (--max-output);
+	// 0 means no limit.
+	MaxOutput int
 }
 
 // ParseSnapshotFlags reads snapshot's flags (already split by Parse).
@@ -31,8 +35,17 @@ func ParseSnapshotFlags(flags map[string]string) (SnapshotOptions, error) {
 	_, o.Diff = flags["-D"]
 	_, o.Annotate = flags["-a"]
 	_, o.Cursor = flags["-C"]
+	_, o.Viewport = flags["--viewport"]
 	o.Scope = flags["-s"]
 	o.Output = flags["-o"]
+	o.MaxOutput = snapshot.DefaultMaxOutput
+	if m, ok := flags["--max-output"]; ok {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 0 {
+			return o, UsageError(mustLookup("snapshot"), "--max-output takes a number of bytes (0 for no limit), got %q.", m)
+		}
+		o.MaxOutput = n
+	}
 	if d, ok := flags["-d"]; ok {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 1 || n > 1000 {
@@ -67,7 +80,14 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 		}
 		opts.Render.ScopeBackendID = id
 	}
-	tree, err := c.Tab.AXTree(ctx, frame)
+	var tree *snapshot.Frame
+	if opts.Viewport {
+		var area snapshot.Box
+		tree, area, err = c.Tab.AXTreeNearViewport(ctx, frame)
+		opts.Render.Area = &area
+	} else {
+		tree, err = c.Tab.AXTree(ctx, frame)
+	}
 	if err != nil {
 		return "", pageError(err)
 	}
@@ -85,28 +105,64 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 	} else if text == "" {
 		text = "(no accessible elements)"
 	}
+	// The budget cuts what is printed; the baseline for -D keeps the whole
+	// tree, so a diff never reports the cut as a change. A first -D prints
+	// the tree under a header, which the budget makes room for.
+	budget := opts.MaxOutput
+	if opts.Diff && budget > 0 {
+		budget = max(1, budget-len(firstDiffHeader)-1)
+	}
+	printed, _ := snapshot.Cut(text, budget, snapshot.CutNote(opts.MaxOutput))
+	if opts.Viewport && res.Away > 0 {
+		note := "\n" + snapshot.AwayNote(res.Away)
+		text += note
+		printed += note
+	}
 	if opts.Cursor {
 		extra, cursorRefs, err := cursorSection(ctx, c, frame)
 		if err != nil {
 			return "", pageError(err)
 		}
+		// -C's section is capped by its own scan (200 elements), so it
+		// follows the budgeted tree whole.
 		text += extra
+		printed += extra
 		entries = append(entries, cursorRefs...)
 	}
-	c.Tab.SetRefs(entries)
 
 	prev, had := c.Tab.SwapBaseline(text)
-	out := text
+	out := printed
+	seen := map[string]bool{}
 	if opts.Diff {
 		switch {
 		case !had:
-			out = "(first snapshot of this page: stored as the baseline; the next 'snapshot -D' shows what changed)\n" + text
+			out = firstDiffHeader + "\n" + printed
 		case prev == text:
 			out = "(no changes since the previous snapshot)"
 		default:
-			out = strings.TrimRight(snapshot.Diff("previous", "current", prev, text), "\n")
+			out, _ = snapshot.Cut(strings.TrimRight(snapshot.Diff("previous", "current", prev, text), "\n"),
+				opts.MaxOutput, snapshot.DiffCutNote(opts.MaxOutput))
+		}
+		// A diff prints only changes: the refs the agent already holds
+		// stay valid while their elements are still there.
+		for id := range c.Tab.Refs() {
+			seen[id] = true
 		}
 	}
+	// Only refs the agent has seen go into the ref map: one cut by the
+	// budget (or left out by --viewport) answers "not in the current
+	// snapshot" rather than acting on an element nobody read about.
+	for id := range snapshot.PrintedRefs(out) {
+		seen[id] = true
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		if seen[e.ID] {
+			kept = append(kept, e)
+		}
+	}
+	entries = kept
+	c.Tab.SetRefs(entries)
 	if opts.Annotate {
 		path, err := annotate(ctx, c, opts.Output, entries)
 		if err != nil {
@@ -116,6 +172,8 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 	}
 	return out, nil
 }
+
+const firstDiffHeader = "(first snapshot of this page: stored as the baseline; the next 'snapshot -D' shows what changed)"
 
 // cursorSection lists clickable elements the accessibility tree misses, as
 // @c refs after a separator line.

@@ -48,6 +48,8 @@ var coreCommands = []*Command{
 			{Name: "-a", Help: "annotated screenshot with ref labels (at most 2000 px a side)"},
 			{Name: "-o", Value: "path", Path: true, Help: "where -a writes its PNG (default: the temp dir)"},
 			{Name: "-C", Help: "add @c refs for clickable elements the tree misses (cursor:pointer, onclick, tabindex)"},
+			{Name: "--viewport", Help: "only elements within one screen of the visible area (and what holds them); a last line counts the rest"},
+			{Name: "--max-output", Value: "N", Help: "print at most N bytes (default 40000; 0 = no limit), cut between lines; refs of cut lines are not valid"},
 		},
 		MaxArgs: 0, PageContent: true, Tunnel: true, Run: runSnapshot,
 		WritesFile: annotates},

@@ -20,6 +20,7 @@ type Node struct {
 	Ignored   bool
 	Children  []string
 	BackendID int64
+	URL       string // a link's target, shown when the link has no name
 }
 
 // Prop is one state property: "checked"="true", "level"="2".
@@ -32,6 +33,19 @@ type Frame struct {
 	URL      string // the document's URL, shown on its iframe's line
 	Nodes    []Node
 	Children map[int64]*Frame
+	// Boxes are the elements' layout boxes in the top viewport's CSS pixels,
+	// by backend id; only measured for --viewport. An element without one
+	// (no layout box, or a frame that was not measured) counts as wherever
+	// its parent is.
+	Boxes map[int64]Box `json:",omitempty"`
+}
+
+// Box is a rectangle in CSS pixels.
+type Box struct{ X, Y, W, H float64 }
+
+// meets reports whether b and a overlap or touch (an empty box is a point).
+func (b Box) meets(a Box) bool {
+	return b.X <= a.X+a.W && a.X <= b.X+b.W && b.Y <= a.Y+a.H && a.Y <= b.Y+b.H
 }
 
 // Options are the snapshot flags that shape the text.
@@ -42,6 +56,9 @@ type Options struct {
 	NoRefs      bool // the accessibility command: the tree without refs
 	// ScopeBackendID (-s) renders only the subtree of this element.
 	ScopeBackendID int64
+	// Area (--viewport), when set, keeps only elements whose box meets it,
+	// plus the ancestors of those; the rest are counted in Result.Away.
+	Area *Box
 }
 
 // Ref is what a ref stands for.
@@ -80,6 +97,7 @@ type Result struct {
 	Text  string
 	Refs  []Ref
 	Found bool // the scope element was found (only meaningful with ScopeBackendID)
+	Away  int  // lines left out because their elements lie outside Options.Area
 }
 
 // interactive roles get listed by -i.
@@ -109,6 +127,8 @@ type out struct {
 	ref      *Ref // set for element lines that get a ref; its ID is given when written
 	children []*out
 	keep     bool // has content of its own (a name, a ref worth keeping, text)
+	away     bool // outside Options.Area
+	reach    int8 // memo for reachesArea: 0 unknown, 1 yes, -1 no
 }
 
 type renderer struct {
@@ -116,6 +136,7 @@ type renderer struct {
 	ids   *IDs
 	refs  []Ref
 	found bool
+	away  int
 }
 
 // Render turns a frame tree into text and refs.
@@ -130,15 +151,15 @@ func Render(root *Frame, opts Options, ids *IDs) Result {
 		if opts.ScopeBackendID != 0 {
 			if f, n := findBackend(root, opts.ScopeBackendID); n != nil {
 				r.found = true
-				top = r.node(root, f, index, n.ID, parentText{})
+				top = r.node(root, f, index, n.ID, parentText{}, true)
 			}
 		} else {
-			top = r.node(root, root, index, root.Nodes[0].ID, parentText{})
+			top = r.node(root, root, index, root.Nodes[0].ID, parentText{}, true)
 		}
 	}
 	var b strings.Builder
 	r.write(&b, top, 0)
-	return Result{Text: strings.TrimRight(b.String(), "\n"), Refs: r.refs, Found: r.found}
+	return Result{Text: strings.TrimRight(b.String(), "\n"), Refs: r.refs, Found: r.found, Away: r.away}
 }
 
 type located struct {
@@ -177,26 +198,33 @@ func findBackend(f *Frame, backend int64) (*Frame, *Node) {
 	return nil, nil
 }
 
-// node renders one node (and its subtree) into zero or more output nodes:
-// nodes that are not shown pass their children up.
 // parentText is what a node's text children would only repeat.
 type parentText struct{ name, value string }
 
-func (r *renderer) node(root, f *Frame, index map[string]located, id string, parent parentText) []*out {
+// node renders one node (and its subtree) into zero or more output nodes:
+// nodes that are not shown pass their children up. near says whether the
+// parent lies in Options.Area: a node without a box of its own (and an
+// out-of-process frame's whole document) goes with it.
+func (r *renderer) node(root, f *Frame, index map[string]located, id string, parent parentText, near bool) []*out {
 	loc, ok := index[f.ID+"/"+id]
 	if !ok {
 		return nil
 	}
 	n := loc.node
+	if r.opts.Area != nil && n.BackendID != 0 {
+		if b, ok := f.Boxes[n.BackendID]; ok {
+			near = b.meets(*r.opts.Area)
+		}
+	}
 	kids := func(p parentText) []*out {
 		var list []*out
 		for _, c := range n.Children {
-			list = append(list, r.node(root, f, index, c, p)...)
+			list = append(list, r.node(root, f, index, c, p, near)...)
 		}
 		list = dropEchoes(list)
 		if n.Role == "Iframe" || n.Role == "iframe" {
 			if child := f.Children[n.BackendID]; child != nil && len(child.Nodes) > 0 {
-				list = append(list, r.node(root, child, index, child.Nodes[0].ID, parentText{})...)
+				list = append(list, r.node(root, child, index, child.Nodes[0].ID, parentText{}, near)...)
 			}
 		}
 		return list
@@ -212,7 +240,7 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 		if r.opts.Interactive || text == "" || text == parent.name || (parent.value != "" && text == parent.value) {
 			return nil
 		}
-		return []*out{{line: "[text] " + quote(text), keep: true, text: true, name: text}}
+		return []*out{{line: "[text] " + quote(text), keep: true, text: true, name: text, away: !near}}
 	}
 	name := strings.TrimSpace(collapse(n.Name))
 	isIframe := role == "Iframe" || role == "iframe"
@@ -226,7 +254,7 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 		return kids(parent)
 	}
 	// Under -i an iframe line only heads the interactive elements inside it.
-	o := &out{keep: !(r.opts.Interactive && isIframe), name: name, role: displayRole(role)}
+	o := &out{keep: !(r.opts.Interactive && isIframe), name: name, role: displayRole(role), away: !near}
 	if !r.opts.NoRefs && n.BackendID != 0 {
 		o.ref = &Ref{FrameID: f.ID, BackendID: n.BackendID, Role: displayRole(role), Name: name}
 	}
@@ -234,6 +262,9 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 	line.WriteString("[" + displayRole(role) + "]")
 	if name != "" {
 		line.WriteString(" " + quote(name))
+	} else if role == "link" && n.URL != "" {
+		// An unnamed link (an icon, an image without alt) says where it goes.
+		line.WriteString(" → " + ShortHref(n.URL, f.URL))
 	}
 	if n.Value != "" && name != n.Value {
 		line.WriteString(" = " + quote(collapse(n.Value)))
@@ -306,6 +337,10 @@ func (r *renderer) write(b *strings.Builder, list []*out, depth int) {
 		if !o.keep && len(o.children) == 0 {
 			continue
 		}
+		if o.away && !r.reachesArea(o, depth) {
+			r.away += r.lines([]*out{o}, depth)
+			continue
+		}
 		// Under -i only iframe lines have children, so only frame contents
 		// are indented and the list otherwise stays flat.
 		b.WriteString(strings.Repeat("  ", depth))
@@ -319,6 +354,42 @@ func (r *renderer) write(b *strings.Builder, list []*out, depth int) {
 		b.WriteByte('\n')
 		r.write(b, o.children, depth+1)
 	}
+}
+
+// reachesArea reports whether o, or something printed under it, lies in
+// Options.Area: an element outside it still heads the ones inside.
+func (r *renderer) reachesArea(o *out, depth int) bool {
+	if o.reach != 0 {
+		return o.reach > 0
+	}
+	yes := !o.away && (o.keep || len(o.children) > 0)
+	if !yes && (r.opts.MaxDepth == 0 || depth+1 < r.opts.MaxDepth) {
+		for _, c := range o.children {
+			if r.reachesArea(c, depth+1) {
+				yes = true
+				break
+			}
+		}
+	}
+	o.reach = -1
+	if yes {
+		o.reach = 1
+	}
+	return yes
+}
+
+// lines counts the lines write would print for list at depth.
+func (r *renderer) lines(list []*out, depth int) int {
+	if r.opts.MaxDepth > 0 && depth >= r.opts.MaxDepth {
+		return 0
+	}
+	n := 0
+	for _, o := range list {
+		if o.keep || len(o.children) > 0 {
+			n += 1 + r.lines(o.children, depth+1)
+		}
+	}
+	return n
 }
 
 // displayRole maps Chromium's internal role names to ARIA ones.
