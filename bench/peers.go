@@ -8,86 +8,17 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"image"
 	_ "image/png" // image.DecodeConfig reads the PNG header
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/browsehq/browse/bench/peer"
 )
-
-// tool is a browser CLI driven the way an agent drives it.
-type tool struct {
-	name string
-	bin  string
-	dir  string   // working directory
-	env  []string // added to this process's environment
-}
-
-// commandTimeout bounds every command, so a stuck tool cannot hang the bench.
-const commandTimeout = time.Minute
-
-// run runs one command in a fresh process and returns its wall time and
-// combined output; a non-zero exit or a timeout is an error that quotes the
-// output's first line.
-func (t *tool) run(args ...string) (time.Duration, string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, t.bin, args...)
-	cmd.Dir = t.dir
-	cmd.Env = append(os.Environ(), t.env...)
-	// A daemon started by this command may inherit its stdout; do not wait
-	// for the daemon to close it.
-	cmd.WaitDelay = time.Second
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
-	d := time.Since(start)
-	if err != nil {
-		err = fmt.Errorf("%s %s: %v", t.name, strings.Join(args, " "), err)
-		if line := firstLine(string(out)); line != "" {
-			err = fmt.Errorf("%w: %s", err, line)
-		}
-	}
-	return d, string(out), err
-}
-
-// agentBrowser returns agent-browser set up for the bench: Debian's Chromium
-// (it must not download a browser of its own), a session, socket directory
-// and empty config of its own under dir so a user's agent-browser is neither
-// used nor disturbed, and an idle timeout in case the bench dies before
-// closing it.
-func agentBrowser(bin, dir string) (*tool, error) {
-	config := filepath.Join(dir, "config.json")
-	if err := os.WriteFile(config, []byte("{}\n"), 0o600); err != nil {
-		return nil, err
-	}
-	chromium := os.Getenv("BROWSE_CHROMIUM_PATH")
-	if chromium == "" {
-		for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome-headless-shell"} {
-			if p, err := exec.LookPath(name); err == nil {
-				chromium = p
-				break
-			}
-		}
-	}
-	if chromium == "" {
-		return nil, errors.New("no Chromium on PATH")
-	}
-	return &tool{name: "agent-browser", bin: bin, dir: dir, env: []string{
-		"AGENT_BROWSER_EXECUTABLE_PATH=" + chromium,
-		"AGENT_BROWSER_SESSION=browse-bench",
-		"AGENT_BROWSER_SOCKET_DIR=" + filepath.Join(dir, "sockets"),
-		"AGENT_BROWSER_CONFIG=" + config,
-		"AGENT_BROWSER_IDLE_TIMEOUT_MS=300000",
-		"AGENT_BROWSER_NO_VERSION_CHECK=1", // it would fetch a release page
-	}}, nil
-}
 
 // visual is one capture, as each tool spells it; the output path is appended.
 type visual struct {
@@ -115,12 +46,12 @@ type capture struct {
 
 // shoot runs one capture into path, which it removes first so a stale file
 // cannot pass for a new one, and records the time and the file's size.
-func (c *capture) shoot(t *tool, args []string, path string) {
+func (c *capture) shoot(t *peer.Tool, args []string, path string) {
 	if c.err != nil {
 		return
 	}
 	os.Remove(path)
-	d, _, err := t.run(slices.Concat(args, []string{path})...)
+	d, _, err := t.Run(slices.Concat(args, []string{path})...)
 	if err == nil {
 		var st os.FileInfo
 		if st, err = os.Stat(path); err == nil {
@@ -149,22 +80,22 @@ func comparePeers(b *bencher, agentBin, pageURL string, runs int) {
 		return
 	}
 	defer os.RemoveAll(dir)
-	ab, err := agentBrowser(agentBin, dir)
+	ab, err := peer.AgentBrowser(agentBin, dir, "browse-bench")
 	if err != nil {
 		fmt.Println("skipped: agent-browser cannot start:", err)
 		return
 	}
-	_, version, err := ab.run("--version")
+	_, version, err := ab.Run("--version")
 	if err != nil {
 		fmt.Println("skipped: agent-browser does not run:", err)
 		return
 	}
-	defer ab.run("close")
+	defer ab.Run("close")
 	// Warm-up: both open the page and get the same viewport. browse
 	// reuses the daemon of the bench above.
-	br := &tool{name: "browse", bin: b.bin, dir: b.dir}
+	br := &peer.Tool{Name: "browse", Bin: b.bin, Dir: b.dir}
 	for _, step := range []struct {
-		t    *tool
+		t    *peer.Tool
 		args []string
 	}{
 		{ab, []string{"open", pageURL}},
@@ -172,7 +103,7 @@ func comparePeers(b *bencher, agentBin, pageURL string, runs int) {
 		{br, []string{"goto", pageURL}},
 		{br, []string{"viewport", "1280x720"}},
 	} {
-		if _, _, err := step.t.run(step.args...); err != nil {
+		if _, _, err := step.t.Run(step.args...); err != nil {
 			if step.t == ab {
 				fmt.Println("skipped: agent-browser cannot start:", err)
 			} else {
@@ -183,10 +114,10 @@ func comparePeers(b *bencher, agentBin, pageURL string, runs int) {
 	}
 
 	// Below, who is 0 for browse and 1 for agent-browser.
-	tools := [2]*tool{br, ab}
+	tools := [2]*peer.Tool{br, ab}
 	shots := make([][2]capture, len(visuals))
 	path := func(i, who int) string {
-		return filepath.Join(dir, fmt.Sprintf("%d-%s%s", i, tools[who].name, visuals[i].ext))
+		return filepath.Join(dir, fmt.Sprintf("%d-%s%s", i, tools[who].Name, visuals[i].ext))
 	}
 	one := func(i, who int) {
 		args := visuals[i].browse
@@ -236,7 +167,7 @@ func comparePeers(b *bencher, agentBin, pageURL string, runs int) {
 	fmt.Println()
 	printTable(shapes)
 	fmt.Println()
-	fmt.Println("peer:", firstLine(version))
+	fmt.Println("peer:", peer.FirstLine(version))
 	for _, f := range failures {
 		fmt.Println(f)
 	}
@@ -279,11 +210,3 @@ func shape(path string) string {
 }
 
 var pdfPage = regexp.MustCompile(`/Type\s*/Page\b`)
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
-}
