@@ -3,6 +3,7 @@ package daemon
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ func (d *Daemon) recordEnd(cmd *commands.Command, req *Request, client, pageURL 
 // shownArgs hides the command's secret arguments and the values of
 // secret-looking query parameters in URLs.
 func shownArgs(cmd *commands.Command, args []string) []string {
-	out := cmd.ShownArgs(args)
+	out := slices.Clone(cmd.ShownArgs(args)) // never the command's own arguments
 	for i, a := range out {
 		if strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://") {
 			out[i] = redactURL(a)

@@ -3,9 +3,11 @@ package daemon
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/browsehq/browse/internal/auth"
+	"github.com/browsehq/browse/internal/commands"
 )
 
 func TestPairScopes(t *testing.T) {
@@ -40,5 +42,18 @@ func TestTunnelSource(t *testing.T) {
 	r.Header.Set("X-Forwarded-For", "6.6.6.6, 203.0.113.9")
 	if got := tunnelSource(r); got != "203.0.113.9" {
 		t.Errorf("forged first hop believed: %q", got)
+	}
+}
+
+// The activity feed shows redacted arguments; the command keeps its own.
+func TestShownArgsLeaveTheCommandsArgumentsAlone(t *testing.T) {
+	cmd, _ := commands.Lookup("goto")
+	args := []string{"https://example.com/?token=abc&page=2"}
+	shown := shownArgs(cmd, args)
+	if args[0] != "https://example.com/?token=abc&page=2" {
+		t.Fatalf("the command's argument was changed to %q", args[0])
+	}
+	if strings.Contains(shown[0], "abc") || !strings.Contains(shown[0], "page=2") {
+		t.Fatalf("shown %q", shown[0])
 	}
 }

@@ -437,6 +437,8 @@ func TestActivityStreamAndItsCookie(t *testing.T) {
 	if strings.Contains(seen["goto"], "abc123") || !strings.Contains(seen["goto"], "page=2") || !strings.Contains(seen["goto"], "status=ok") {
 		t.Fatalf("goto on the stream: %q", seen["goto"])
 	}
+	// Only the report is redacted: the page got its real query.
+	contains(t, w.ok("url"), "token=abc123")
 	resp, body = at(t, st.Port, "GET", "/activity/history?limit=5", "", "", "Cookie", cookie)
 	wantStatus(t, "history with the cookie", resp, body, 200)
 	if strings.Contains(body, "supersecret") || !strings.Contains(body, `"command_end"`) {
