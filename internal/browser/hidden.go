@@ -14,6 +14,10 @@ import (
 // that read as instructions. It returns at most 8 short descriptions, then
 // "+N more hidden elements"; nil when the page is clean.
 func (t *Tab) HiddenContent(ctx context.Context, frame cdproto.FrameID) ([]string, error) {
+	suspect, err := t.EvaluateIn(ctx, frame, "("+SuspectJS+").call(document, true)")
+	if err != nil || String(suspect) != "true" {
+		return nil, err
+	}
 	obj, err := t.EvaluateIn(ctx, frame, hiddenContentJS)
 	if err != nil {
 		return nil, err
@@ -176,23 +180,7 @@ const hiddenScanJS = `function hiddenScan(root, strip, withAria) {
 	const view = doc.defaultView;
 	const SKIP = new Set(['script', 'style', 'noscript', 'template']);
 
-	// Phrases that address an AI rather than a reader. Quiet on purpose:
-	// "You are now logged in" or "never reveal your password" are not hits.
-	const INSTRUCTIONS = [
-		/\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|of|your|my|these|those|every)\s+){0,3}(?:previous|prior|above|earlier|preceding|former|system)\s+(?:instructions?|prompts?|messages?|directions?|rules?|context|guidelines)\b/gi,
-		/\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+|the\s+)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil|admin(?:istrator)?|developer|god|debug|root|sudo|dan|ai|assistant|chatbot|agent|model)\b/gi,
-		/\bnew\s+(?:system\s+)?instructions?\s*[:\uff1a\-\u2013\u2014]/gi,
-		/\b(?:follow|obey)\s+(?:these|the|my|your)\s+new\s+instructions\b/gi,
-		/\bsystem\s+prompt\s*:/gi,
-		/\b(?:reveal|print|show|repeat|output|leak|dump|disclose)\s+(?:your|the)\s+(?:system\s+prompt|(?:initial|original|hidden|secret)\s+(?:prompt|instructions))/gi,
-		/(?:^|[.!?;]\s|[\[<(|])\s*(?:system|assistant)\s*[\]>)|]*\s*:\s*\S/gim,
-		/\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|alert|notify|warn)\s+the\s+user\b/gi,
-		/(?<!\b(?:never|not|n't)\s+)\breveal\s+(?:your|the)\s+(?:\w+\s+)?(?:tokens?|keys?|passwords?|prompts?|instructions|secrets?|credentials)\b/gi,
-		/<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?INST\]|<<\/?SYS>>/gi,
-		/\b(?:execute|run)\s+the\s+following\s+(?:instructions?|directives?|commands?\s+(?:immediately|silently|now|without))\b/gi,
-		/\bif\s+you\s+are\s+an?\s+(?:ai|llm|language\s+model|assistant|chatbot|bot|agent)\b/gi,
-		/\b(?:note|message|attention)\s+(?:to\s+)?(?:all\s+)?(?:ai|llm|language\s+model|assistant|agent)s?\s*[:,]/gi,
-	];
+	const INSTRUCTIONS = ` + instructionPatternsJS + `;
 	// instructionHits lists where text reads as instructions, in order.
 	const instructionHits = (text, limit) => {
 		const hits = [];
@@ -206,11 +194,7 @@ const hiddenScanJS = `function hiddenScan(root, strip, withAria) {
 		return hits.sort((a, b) => a[0] - b[0]);
 	};
 	const instructionAt = text => { const h = instructionHits(text, 1); return h.length ? h[0][0] : -1; };
-	// mayInstruct is a looser test for text read as one native string
-	// (textContent runs adjacent nodes together, so word boundaries and
-	// look-behinds cannot be trusted there): a superset of the patterns.
-	const LOOSE = INSTRUCTIONS.map(re => new RegExp(re.source.replace("(?<!\\b(?:never|not|n't)\\s+)", '').replaceAll('\\b', ''), 'i' + (re.multiline ? 'm' : '')));
-	const mayInstruct = text => LOOSE.some(re => re.test(text));
+	` + mayInstructJS + `
 	const collapse = s => s.slice(0, 20000).replace(/\s+/g, ' ').trim();
 
 	const styles = new Map();
@@ -493,4 +477,52 @@ const hiddenScanJS = `function hiddenScan(root, strip, withAria) {
 	}
 	if (reports.length > MAX_REPORTS) reports.length = MAX_REPORTS;
 	return {strip: stripped, reports, rootStripped};
+}`
+
+// instructionPatternsJS are the phrases that address an AI rather than a
+// reader, as a JavaScript array of regular expressions. Quiet on purpose:
+// "You are now logged in" or "never reveal your password" are not hits.
+const instructionPatternsJS = `[
+	/\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|of|your|my|these|those|every)\s+){0,3}(?:previous|prior|above|earlier|preceding|former|system)\s+(?:instructions?|prompts?|messages?|directions?|rules?|context|guidelines)\b/gi,
+	/\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+|the\s+)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil|admin(?:istrator)?|developer|god|debug|root|sudo|dan|ai|assistant|chatbot|agent|model)\b/gi,
+	/\bnew\s+(?:system\s+)?instructions?\s*[:\uff1a\-\u2013\u2014]/gi,
+	/\b(?:follow|obey)\s+(?:these|the|my|your)\s+new\s+instructions\b/gi,
+	/\bsystem\s+prompt\s*:/gi,
+	/\b(?:reveal|print|show|repeat|output|leak|dump|disclose)\s+(?:your|the)\s+(?:system\s+prompt|(?:initial|original|hidden|secret)\s+(?:prompt|instructions))/gi,
+	/(?:^|[.!?;]\s|[\[<(|])\s*(?:system|assistant)\s*[\]>)|]*\s*:\s*\S/gim,
+	/\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|alert|notify|warn)\s+the\s+user\b/gi,
+	/(?<!\b(?:never|not|n't)\s+)\breveal\s+(?:your|the)\s+(?:\w+\s+)?(?:tokens?|keys?|passwords?|prompts?|instructions|secrets?|credentials)\b/gi,
+	/<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?INST\]|<<\/?SYS>>/gi,
+	/\b(?:execute|run)\s+the\s+following\s+(?:instructions?|directives?|commands?\s+(?:immediately|silently|now|without))\b/gi,
+	/\bif\s+you\s+are\s+an?\s+(?:ai|llm|language\s+model|assistant|chatbot|bot|agent)\b/gi,
+	/\b(?:note|message|attention)\s+(?:to\s+)?(?:all\s+)?(?:ai|llm|language\s+model|assistant|agent)s?\s*[:,]/gi,
+	]`
+
+// mayInstructJS declares mayInstruct(text), a looser test of INSTRUCTIONS
+// for text read as one native string: textContent runs adjacent nodes
+// together, so word boundaries and look-behinds cannot be trusted there,
+// and the test must find a superset of what the patterns find.
+const mayInstructJS = `const LOOSE = INSTRUCTIONS.map(re => new RegExp(re.source.replace("(?<!\\b(?:never|not|n't)\\s+)", '').replaceAll('\\b', ''), 'i' + (re.multiline ? 'm' : '')));
+	const mayInstruct = text => LOOSE.some(re => re.test(text));`
+
+// SuspectJS, called with this bound to a document or an element, says
+// whether its text (or, with true, its ARIA labels) may read as
+// instructions anywhere. Nearly every page answers false: one native read
+// and the patterns, and the full scan (twenty times the script) is not
+// sent at all. Text inside shadow roots is not in textContent; paired
+// agents' strict text walks those too.
+const SuspectJS = `function(withAria) {
+	const INSTRUCTIONS = ` + instructionPatternsJS + `;
+	` + mayInstructJS + `
+	const root = this.nodeType === 9 ? (this.body || this.documentElement) : this;
+	if (!root) return false;
+	if (mayInstruct(root.textContent || '')) return true;
+	if (withAria) {
+		let seen = 0;
+		for (const el of root.querySelectorAll('[aria-label],[aria-description]')) {
+			if (++seen > 5000) break;
+			if (mayInstruct((el.getAttribute('aria-label') || '') + ' ' + (el.getAttribute('aria-description') || ''))) return true;
+		}
+	}
+	return false;
 }`

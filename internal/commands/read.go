@@ -21,6 +21,13 @@ const cleanTextJS = browser.StripHiddenTextJS
 const (
 	textWithWarningsJS = `function() { return (` + cleanTextJS + `).call(this, true, false) }`
 	strictTextJS       = `function() { return (` + cleanTextJS + `).call(this, true, true) }`
+	// fastTextJS sends the full reader only to pages whose text may read as
+	// instructions somewhere (it answers {suspicious: true} for those);
+	// every other page gets its innerText, folded, from a small script.
+	fastTextJS = `function() {
+		if ((` + browser.SuspectJS + `).call(this, false)) return {suspicious: true};
+		return (` + rawTextJS + `).call(this);
+	}`
 	// rawTextJS is innerText with the same whitespace folding, hiding nothing.
 	rawTextJS = `function() {
 		const root = this.nodeType === 9 ? (this.body || this.documentElement) : this;
@@ -32,26 +39,41 @@ const (
 )
 
 func runText(ctx context.Context, c *Call) (string, error) {
-	js := textWithWarningsJS
+	js := fastTextJS
 	switch {
 	case c.Strict:
 		js = strictTextJS
 	case c.Raw:
 		js = rawTextJS
 	}
-	out, err := onTarget(ctx, c, optionalArg(c), js)
+	res, err := readText(ctx, c, js)
+	if err == nil && res.Suspicious {
+		res, err = readText(ctx, c, textWithWarningsJS)
+	}
 	if err != nil {
 		return "", err
 	}
-	var res struct {
-		Text     string     `json:"text"`
-		Warnings [][]string `json:"warnings"`
-	}
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		return "", &Error{Status: 500, Msg: "The page's text could not be read: the page interfered with the reader.", Hint: "Try 'html' instead."}
-	}
 	c.Warnings = append(c.Warnings, browser.HiddenWarnings(res.Warnings)...)
 	return res.Text, nil
+}
+
+// textAnswer is what the text readers return.
+type textAnswer struct {
+	Text       string     `json:"text"`
+	Warnings   [][]string `json:"warnings"`
+	Suspicious bool       `json:"suspicious"` // fastTextJS: ask the full reader
+}
+
+func readText(ctx context.Context, c *Call, js string) (textAnswer, error) {
+	var res textAnswer
+	out, err := onTarget(ctx, c, optionalArg(c), js)
+	if err != nil {
+		return res, err
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		return res, &Error{Status: 500, Msg: "The page's text could not be read: the page interfered with the reader.", Hint: "Try 'html' instead."}
+	}
+	return res, nil
 }
 
 func runHTML(ctx context.Context, c *Call) (string, error) {
