@@ -3,7 +3,6 @@ package snapshot
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -77,19 +76,32 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// lineRef finds the ref a snapshot or diff line starts with.
-var lineRef = regexp.MustCompile(`^@([ec][0-9]+) `)
-
 // PrintedRefs lists the refs (without "@") that head lines of text: a
 // snapshot's lines, or a diff's (after its +, - or space).
 func PrintedRefs(text string) map[string]bool {
 	refs := make(map[string]bool)
 	for line := range strings.SplitSeq(text, "\n") {
-		if m := lineRef.FindStringSubmatch(strings.TrimLeft(line, " +-")); m != nil {
-			refs[m[1]] = true
+		if ref, ok := leadingRef(strings.TrimLeft(line, " +-")); ok {
+			refs[ref] = true
 		}
 	}
 	return refs
+}
+
+// leadingRef reads "@e12 " or "@c3 " at the start of line. (No regexp:
+// the project compiles none at start-up.)
+func leadingRef(line string) (string, bool) {
+	if len(line) < 4 || line[0] != '@' || line[1] != 'e' && line[1] != 'c' {
+		return "", false
+	}
+	i := 2
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		i++
+	}
+	if i == 2 || i >= len(line) || line[i] != ' ' {
+		return "", false
+	}
+	return line[1:i], true
 }
 
 // maxHref is how long a shortened link target may get.
