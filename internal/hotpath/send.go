@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -41,9 +40,9 @@ const (
 // Send POSTs the command to the daemon and prints the answer: the output on
 // stdout and exit code 0, or the error and its hint on stderr and 1.
 //
-// It speaks HTTP/1.1 by hand over one connection: net/http's client (its
-// transport goroutines, and the package's start-up) costs a CLI that sends
-// a single request more than the request itself.
+// It speaks HTTP/1.1 by hand over one blocking socket: net/http's client
+// (its transport goroutines, and the package's start-up) and net's poller
+// cost a CLI that sends a single request more than the request itself.
 func Send(st *state.File, req *Request, stdout, stderr io.Writer) (int, error) {
 	body, _ := json.Marshal(req)
 	wait := defaultWait
@@ -52,12 +51,11 @@ func Send(st *state.File, req *Request, stdout, stderr io.Writer) (int, error) {
 	}
 	wait *= time.Duration(max(req.Steps, 1))
 	addr := "127.0.0.1:" + strconv.Itoa(st.Port)
-	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	conn, err := dial(st.Port, wait)
 	if err != nil {
 		return 1, ErrNoDaemon
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(wait))
 	var head bytes.Buffer
 	head.Grow(256 + len(body))
 	head.WriteString("POST /command HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: Bearer " + st.Token +
@@ -73,8 +71,7 @@ func Send(st *state.File, req *Request, stdout, stderr io.Writer) (int, error) {
 	status, out, err := readAnswer(bufio.NewReader(conn))
 	notice.Stop()
 	if err != nil {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
+		if errors.Is(err, errTimeout) {
 			return 1, fmt.Errorf("the daemon (pid %d) did not answer '%s' within %s; it is alive and was left running — retry, or run 'browse restart'", st.PID, req.Command, wait)
 		}
 		return 1, fmt.Errorf("the daemon (pid %d) went away while running '%s' (%v); the next command starts a fresh one", st.PID, req.Command, err)
