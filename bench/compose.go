@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/browsehq/browse/bench/peer"
 	"github.com/browsehq/browse/internal/state"
 )
 
@@ -108,9 +109,9 @@ func compareComposition(b *bencher, pageURL string, runs int) {
 	}
 	rows := [][]string{{"what", "one call p50", "separate calls p50", "ratio"}}
 	ratio := func(a, b []time.Duration) string {
-		return fmt.Sprintf("%.2f×", float64(percentile(a, 0.5))/float64(percentile(b, 0.5)))
+		return fmt.Sprintf("%.2f×", float64(peer.Percentile(a, 0.5))/float64(peer.Percentile(b, 0.5)))
 	}
-	rows = append(rows, []string{"chain of 10 steps vs 10 CLI calls", ms(percentile(chained, 0.5)), ms(percentile(separate, 0.5)), ratio(chained, separate)})
-	rows = append(rows, []string{"POST /batch of 20 text on 20 tabs vs 20 POST /command", ms(percentile(batched, 0.5)), ms(percentile(sequential, 0.5)), ratio(batched, sequential)})
-	printTable(rows)
+	rows = append(rows, []string{"chain of 10 steps vs 10 CLI calls", peer.MS(peer.Percentile(chained, 0.5)), peer.MS(peer.Percentile(separate, 0.5)), ratio(chained, separate)})
+	rows = append(rows, []string{"POST /batch of 20 text on 20 tabs vs 20 POST /command", peer.MS(peer.Percentile(batched, 0.5)), peer.MS(peer.Percentile(sequential, 0.5)), ratio(batched, sequential)})
+	peer.PrintTable(rows)
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/browsehq/browse/bench/peer"
 	"github.com/browsehq/browse/internal/state"
 )
 
@@ -34,9 +35,9 @@ func main() {
 		fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/page", page)
+	mux.HandleFunc("/page", peer.LinksPage)
 	mux.HandleFunc("/clicks", clicks)
-	mux.HandleFunc("/big", big)
+	mux.HandleFunc("/big", peer.BigPage)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	ws, err := os.MkdirTemp("", "browse-bench")
@@ -76,7 +77,7 @@ func main() {
 	rows = append(rows, row("warm click @e1 (a button)", b.repeat(*runs, "click", "@e1")))
 	b.run("goto", srv.URL+"/big")
 	rows = append(rows, row("warm snapshot (2,000-element page)", b.repeat(*runs/3+1, "snapshot")))
-	printTable(rows)
+	peer.PrintTable(rows)
 	fmt.Printf("\nsnapshot -i of the 200-link page: %d bytes, %d lines\n", len(snap), strings.Count(snap, "\n"))
 	st, err := state.Read(filepath.Join(ws, ".gstack", "browse.json"))
 	if err == nil {
@@ -118,42 +119,8 @@ func (b *bencher) repeat(n int, args ...string) []time.Duration {
 }
 
 func row(name string, ds []time.Duration) []string {
-	pct := func(p float64) string { return ms(percentile(ds, p)) }
-	return []string{name, pct(0.50), pct(0.95), ms(slices.Min(ds))}
-}
-
-// percentile sorts ds in place and returns the p-th (0..1) of it.
-func percentile(ds []time.Duration, p float64) time.Duration {
-	slices.Sort(ds)
-	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
-
-func printTable(rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for i, r := range rows {
-		for j, c := range r {
-			pad := widths[j] - len([]rune(c))
-			if j == 0 {
-				fmt.Print("| " + c + strings.Repeat(" ", pad) + " ")
-			} else {
-				fmt.Print("| " + strings.Repeat(" ", pad) + c + " ")
-			}
-		}
-		fmt.Println("|")
-		if i == 0 {
-			for _, w := range widths {
-				fmt.Print("|" + strings.Repeat("-", w+2))
-			}
-			fmt.Println("|")
-		}
-	}
+	pct := func(p float64) string { return peer.MS(peer.Percentile(ds, p)) }
+	return []string{name, pct(0.50), pct(0.95), peer.MS(slices.Min(ds))}
 }
 
 func waitNoDaemon(ws string) {
@@ -182,33 +149,6 @@ func rss(pid int) string {
 // clicks is a page with one button whose clicks are counted.
 func clicks(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(`<!doctype html><title>Clicks</title><button onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Count</button>`))
-}
-
-// big is a page of 2,000 elements: a table of 400 rows × 5 cells.
-func big(w http.ResponseWriter, r *http.Request) {
-	var b strings.Builder
-	b.WriteString("<!doctype html><title>Big</title><table>")
-	for i := range 400 {
-		fmt.Fprintf(&b, "<tr><td>Row %d</td><td>%d</td><td><a href='/r/%d'>open</a></td><td><button>Edit %d</button></td></tr>", i, i*7, i, i)
-	}
-	b.WriteString("</table>")
-	w.Write([]byte(b.String()))
-}
-
-// page is a realistic page: a nav of 200 links, a form, some prose.
-func page(w http.ResponseWriter, r *http.Request) {
-	var b strings.Builder
-	b.WriteString("<!doctype html><title>Bench page</title><h1>Benchmark</h1><nav><ul>")
-	for i := range 200 {
-		fmt.Fprintf(&b, `<li><a href="/item/%d">Item number %d</a></li>`, i, i)
-	}
-	b.WriteString(`</ul></nav><form><label>Email <input name=email type=email></label>
-<label>Password <input name=pw type=password></label><label><input type=checkbox name=remember> Remember me</label>
-<select name=plan><option>Free</option><option>Pro</option></select><button>Sign in</button></form>`)
-	for i := range 20 {
-		fmt.Fprintf(&b, "<p>Paragraph %d with some ordinary prose to read.</p>", i)
-	}
-	w.Write([]byte(b.String()))
 }
 
 func fatal(err error) {

@@ -163,9 +163,9 @@ func comparePeers(b *bencher, agentBin, pageURL string, runs int) {
 			}
 		}
 	}
-	printTable(times)
+	peer.PrintTable(times)
 	fmt.Println()
-	printTable(shapes)
+	peer.PrintTable(shapes)
 	fmt.Println()
 	fmt.Println("peer:", peer.FirstLine(version))
 	for _, f := range failures {
@@ -177,7 +177,7 @@ func (c capture) p50() string {
 	if c.err != nil {
 		return "failed"
 	}
-	return ms(median(c.times))
+	return peer.MS(median(c.times))
 }
 
 func (c capture) size() string {
@@ -189,7 +189,7 @@ func (c capture) size() string {
 
 // median sorts ds in place.
 func median(ds []time.Duration) time.Duration {
-	return percentile(ds, 0.50)
+	return peer.Percentile(ds, 0.50)
 }
 
 // shape is a PNG's width and height, read from its header, or a PDF's page

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/browsehq/browse/bench/peer"
 	"github.com/browsehq/browse/internal/state"
 )
 
@@ -62,7 +63,7 @@ func compareSecurity(bin string, pages map[string]string, runs int) {
 	st, err := state.Read(filepath.Join(guarded.dir, ".gstack", "browse.json"))
 	if err != nil || st.TunnelPort == 0 {
 		fmt.Println("skipped: no tunnel listener:", err)
-		printTable(rows)
+		peer.PrintTable(rows)
 		return
 	}
 	local := "http://127.0.0.1:" + strconv.Itoa(st.Port)
@@ -70,14 +71,14 @@ func compareSecurity(bin string, pages map[string]string, runs int) {
 	token, err := pairAgent(local, tunnel, st.Token)
 	if err != nil {
 		fmt.Println("skipped:", err)
-		printTable(rows)
+		peer.PrintTable(rows)
 		return
 	}
 	agentTab, err := postJSON(tunnel+"/command", token, `{"command":"newtab","args":[`+strconv.Quote(pages["bench page"])+`]}`)
 	var opened struct{ TabID int }
 	if err != nil || json.Unmarshal([]byte(agentTab), &opened) != nil || opened.TabID == 0 {
 		fmt.Println("skipped: newtab over the tunnel:", err, agentTab)
-		printTable(rows)
+		peer.PrintTable(rows)
 		return
 	}
 	guarded.run("goto", pages["bench page"])
@@ -100,13 +101,13 @@ func compareSecurity(bin string, pages map[string]string, runs int) {
 		}
 		rows = append(rows, added("POST /command "+cmd+": tunnel listener vs local", a, b))
 	}
-	printTable(rows)
+	peer.PrintTable(rows)
 }
 
 // added is a row: both p50s and their difference.
 func added(name string, a, b []time.Duration) []string {
-	pa, pb := percentile(a, 0.5), percentile(b, 0.5)
-	return []string{name, ms(pa), ms(pb), fmt.Sprintf("%+.2f ms (%.2f×)", float64((pa-pb).Microseconds())/1000, float64(pa)/float64(pb))}
+	pa, pb := peer.Percentile(a, 0.5), peer.Percentile(b, 0.5)
+	return []string{name, peer.MS(pa), peer.MS(pb), fmt.Sprintf("%+.2f ms (%.2f×)", float64((pa-pb).Microseconds())/1000, float64(pa)/float64(pb))}
 }
 
 // pairAgent makes a setup key with the root token and exchanges it on the

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/browsehq/browse/bench/peer"
 )
 
 // corpusPage is one page of the corpus and what each tool made of it.
@@ -137,10 +139,10 @@ func (b *bench) corpus(dir, baseURL string, n, runs int) {
 		for who := range 2 {
 			timeCells[who], byteCells[who] = "skipped", "skipped"
 			if xs := perPage(who, false); len(xs) > 0 {
-				timeCells[who] = ms(time.Duration(quantile(xs, q.p)))
+				timeCells[who] = peer.MS(time.Duration(peer.Quantile(xs, q.p)))
 			}
 			if xs := perPage(who, true); len(xs) > 0 {
-				byteCells[who] = fmt.Sprintf("%.0f", quantile(xs, q.p))
+				byteCells[who] = fmt.Sprintf("%.0f", peer.Quantile(xs, q.p))
 			}
 		}
 		b.rows = append(b.rows,
@@ -167,14 +169,14 @@ func ratioCell(ratios []float64, p float64) string {
 	if len(ratios) == 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%.2f×", quantile(ratios, p))
+	return fmt.Sprintf("%.2f×", peer.Quantile(ratios, p))
 }
 
 func fastest(s side) string {
 	if s.err != nil || len(s.times) == 0 {
 		return "skipped"
 	}
-	return ms(slices.Min(s.times))
+	return peer.MS(slices.Min(s.times))
 }
 
 func fastestRatio(s [2]side) string {

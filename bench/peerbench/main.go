@@ -77,7 +77,7 @@ func main() {
 		b.corpus(*corpus, srv.URL+"/corpus/", max(*corpusPages, 1), max(*corpusRuns, 1))
 	}
 
-	printTable(b.rows)
+	peer.PrintTable(b.rows)
 	fmt.Println()
 	fmt.Println("Cells are p50 (p90) of the wall time of one CLI process; ratio is browse ÷ agent-browser")
 	fmt.Println("of the p50s (below 1: browse is faster or smaller). Output sizes are stdout bytes.")
@@ -455,12 +455,12 @@ func (b *bench) floorRatios(floor side, url [2]side, page string) {
 		b.skipRow(name, "no floor")
 		return
 	}
-	f := float64(percentile(floor.times, 0.5))
+	f := float64(peer.Percentile(floor.times, 0.5))
 	var cells [2]string
 	for who, s := range url {
 		cells[who] = "skipped"
 		if s.err == nil && len(s.times) > 0 {
-			cells[who] = fmt.Sprintf("%.1f×", float64(percentile(s.times, 0.5))/f)
+			cells[who] = fmt.Sprintf("%.1f×", float64(peer.Percentile(s.times, 0.5))/f)
 		}
 	}
 	b.rows = append(b.rows, []string{name, cells[browse], cells[agent], ratio(url, false)})
@@ -504,7 +504,7 @@ func cell(s side) string {
 	if s.err != nil || len(s.times) == 0 {
 		return "skipped"
 	}
-	return fmt.Sprintf("%s (%s)", ms(percentile(s.times, 0.5)), ms(percentile(s.times, 0.9)))
+	return fmt.Sprintf("%s (%s)", peer.MS(peer.Percentile(s.times, 0.5)), peer.MS(peer.Percentile(s.times, 0.9)))
 }
 
 // ratio is browse ÷ agent-browser of the p50 times, or of the output sizes.
@@ -520,7 +520,7 @@ func ratio(s [2]side, bytes bool) string {
 		}
 		return fmt.Sprintf("%.2f×", float64(s[browse].bytes)/float64(s[agent].bytes))
 	}
-	return fmt.Sprintf("%.2f×", float64(percentile(s[browse].times, 0.5))/float64(percentile(s[agent].times, 0.5)))
+	return fmt.Sprintf("%.2f×", float64(peer.Percentile(s[browse].times, 0.5))/float64(peer.Percentile(s[agent].times, 0.5)))
 }
 
 func fatal(err error) {

@@ -1,7 +1,4 @@
-package main
-
-// Copies of bench/main.go's helpers: that file is package main of another
-// command, so it cannot be imported.
+package peer
 
 import (
 	"fmt"
@@ -10,24 +7,25 @@ import (
 	"time"
 )
 
-// percentile sorts ds in place and returns the p-th (0..1) of it, by
+// Percentile sorts ds in place and returns the p-th (0..1) of it, by
 // nearest rank.
-func percentile(ds []time.Duration, p float64) time.Duration {
+func Percentile(ds []time.Duration, p float64) time.Duration {
 	slices.Sort(ds)
 	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
 }
 
-// quantile is percentile for plain numbers.
-func quantile(xs []float64, p float64) float64 {
+// Quantile is Percentile for plain numbers.
+func Quantile(xs []float64, p float64) float64 {
 	slices.Sort(xs)
 	return xs[min(len(xs)-1, int(p*float64(len(xs))))]
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+// MS formats a duration in milliseconds.
+func MS(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
-// printTable prints rows as a Markdown table, the first row as the header,
+// PrintTable prints rows as a Markdown table, the first row as the header,
 // the first column left-aligned and the others right-aligned.
-func printTable(rows [][]string) {
+func PrintTable(rows [][]string) {
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r {
