@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/browsehq/browse/internal/commands"
@@ -30,18 +28,13 @@ type Env struct {
 }
 
 // options are the global flags, which go before the command.
-type options struct {
-	session string
-	cdpURL  string
-	tabID   int
-	timeout int // ms; 0 = the command's default
-}
+type options = hotpath.Globals
 
 const globalUsage = "Usage: browse [--session NAME] [--cdp-url URL] [--tab-id N] [--timeout MS] <command> [args]"
 
 // Main runs the CLI and returns the process exit code.
 func Main(env Env) int {
-	opts, rest, err := parseGlobals(env)
+	opts, rest, err := hotpath.ParseGlobals(env.Args, env.Getenv)
 	if err != nil {
 		return fail(env, err.Error(), globalUsage)
 	}
@@ -84,7 +77,7 @@ func Main(env Env) int {
 		args = append(args, in)
 	}
 
-	paths := state.Resolve(env.Cwd, opts.session, env.Getenv("BROWSE_STATE_FILE"))
+	paths := state.Resolve(env.Cwd, opts.Session, env.Getenv("BROWSE_STATE_FILE"))
 	c := &client{env: env, opts: opts, paths: paths, workspace: state.ProjectRoot(env.Cwd)}
 	switch name {
 	case "help":
@@ -125,85 +118,13 @@ func Main(env Env) int {
 		if st.BinaryVersion != version.Version {
 			fmt.Fprintf(env.Stderr, "browse: the daemon runs version %s, this CLI is %s; the next command restarts it\n", st.BinaryVersion, version.Version)
 		}
-		code, err := c.send(st, &request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout})
+		code, err := c.send(st, &request{Command: name, Args: args, TabID: opts.TabID, Timeout: opts.Timeout})
 		if err != nil {
 			return fail(env, err.Error(), "The daemon log is "+paths.LogFile+".")
 		}
 		return code
 	}
-	return c.run(&request{Command: name, Args: args, TabID: opts.tabID, Timeout: opts.timeout, Steps: steps})
-}
-
-// parseGlobals reads the global flags in front of the command, and --tab-id
-// wherever it stands (agents write it after the command too).
-func parseGlobals(env Env) (options, []string, error) {
-	o := options{session: env.Getenv("BROWSE_SESSION"), cdpURL: env.Getenv("BROWSE_CDP_URL")}
-	args := env.Args
-	i := 0
-	for ; i < len(args); i++ {
-		name, value, hasValue := strings.Cut(args[i], "=")
-		if !isGlobalFlag(name) {
-			break
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return o, nil, fmt.Errorf("%s needs a value", name)
-			}
-			i++
-			value = args[i]
-		}
-		if err := o.set(name, value); err != nil {
-			return o, nil, err
-		}
-	}
-	rest := append([]string(nil), args[i:]...)
-	for j := 1; j < len(rest) && rest[j] != "--"; j++ {
-		name, value, hasValue := strings.Cut(rest[j], "=")
-		if name != "--tab-id" {
-			continue
-		}
-		drop := 1
-		if !hasValue && j+1 < len(rest) {
-			value, drop = rest[j+1], 2
-		}
-		if err := o.set(name, value); err != nil {
-			return o, nil, err
-		}
-		rest = append(rest[:j], rest[j+drop:]...)
-		j--
-	}
-	if err := state.ValidSession(o.session); err != nil {
-		return o, nil, err
-	}
-	return o, rest, nil
-}
-
-func isGlobalFlag(name string) bool {
-	switch name {
-	case "--session", "--cdp-url", "--tab-id", "--timeout":
-		return true
-	}
-	return false
-}
-
-func (o *options) set(name, value string) error {
-	switch name {
-	case "--session":
-		o.session = value
-	case "--cdp-url":
-		o.cdpURL = value
-	case "--tab-id", "--timeout":
-		n, err := strconv.Atoi(value)
-		if err != nil || n <= 0 {
-			return fmt.Errorf("%s takes a positive number, got %q", name, value)
-		}
-		if name == "--tab-id" {
-			o.tabID = n
-		} else {
-			o.timeout = n
-		}
-	}
-	return nil
+	return c.run(&request{Command: name, Args: args, TabID: opts.TabID, Timeout: opts.Timeout, Steps: steps})
 }
 
 // fail prints an error for an agent and returns exit code 1.

@@ -2,30 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"reflect"
 	"strings"
 	"testing"
 )
 
 func env(args ...string) Env {
 	return Env{Args: args, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }, Cwd: "/tmp"}
-}
-
-func TestParseGlobals(t *testing.T) {
-	o, rest, err := parseGlobals(env("--session", "a", "--timeout=900", "url", "--tab-id", "3"))
-	if err != nil || o.session != "a" || o.timeout != 900 || o.tabID != 3 || !reflect.DeepEqual(rest, []string{"url"}) {
-		t.Fatalf("got %+v %v %v", o, rest, err)
-	}
-	// After "--", --tab-id is the command's text, not ours.
-	_, rest, _ = parseGlobals(env("js", "--", "--tab-id"))
-	if !reflect.DeepEqual(rest, []string{"js", "--", "--tab-id"}) {
-		t.Fatalf("rest = %v", rest)
-	}
-	for _, bad := range [][]string{{"--tab-id", "0", "url"}, {"--timeout", "x", "url"}, {"--session"}, {"--session", "../x", "url"}} {
-		if _, _, err := parseGlobals(env(bad...)); err == nil {
-			t.Errorf("%v accepted", bad)
-		}
-	}
 }
 
 func TestLocalCommandsNeedNoDaemon(t *testing.T) {

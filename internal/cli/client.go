@@ -81,12 +81,12 @@ func (c *client) ensureDaemon() (*state.File, error) {
 // asked for: silently replacing a configured daemon would lose its tabs and
 // logins, silently using it would drive the wrong browser.
 func (c *client) checkSettings(st *state.File) error {
-	if c.opts.cdpURL != "" && c.opts.cdpURL != st.CDPURL {
+	if c.opts.CDPURL != "" && c.opts.CDPURL != st.CDPURL {
 		running := "a browser it launched"
 		if st.CDPURL != "" {
 			running = "the browser at " + st.CDPURL
 		}
-		return fmt.Errorf("the daemon for this workspace (pid %d) drives %s, not %s; run 'browse stop' first, or use --session NAME for a second daemon", st.PID, running, c.opts.cdpURL)
+		return fmt.Errorf("the daemon for this workspace (pid %d) drives %s, not %s; run 'browse stop' first, or use --session NAME for a second daemon", st.PID, running, c.opts.CDPURL)
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ func (c *client) startLocked(prev *state.File) (*state.File, error) {
 	if prev != nil && prev.PID > 0 {
 		c.noteReplaced(prev)
 	}
-	return c.spawn(c.opts.cdpURL)
+	return c.spawn(c.opts.CDPURL)
 }
 
 // replaceDead starts a new daemon after the old one stopped answering. A
@@ -165,7 +165,7 @@ func (c *client) restart() int {
 		return fail(c.env, err.Error(), "")
 	}
 	defer lock.Release()
-	cdpURL := c.opts.cdpURL
+	cdpURL := c.opts.CDPURL
 	if st := c.liveState(); st != nil {
 		if cdpURL == "" {
 			cdpURL = st.CDPURL // keep the settings it ran with

@@ -3,6 +3,7 @@ package hotpath
 import (
 	"bufio"
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -48,9 +49,29 @@ func TestGlobals(t *testing.T) {
 		{[]string{"text", "--tab-id"}, false, "", 0},
 		{[]string{"js", "--", "--tab-id", "1"}, true, "js -- --tab-id 1", 0},
 	} {
-		o, rest, ok := globals(env(tc.args...))
-		if ok != tc.ok || ok && (strings.Join(rest, " ") != tc.rest || o.tabID != tc.tab) {
+		e := env(tc.args...)
+		o, rest, err := ParseGlobals(e.Args, e.Getenv)
+		ok := err == nil && o.CDPURL == "" // what the fast path takes
+		if ok != tc.ok || ok && (strings.Join(rest, " ") != tc.rest || o.TabID != tc.tab) {
 			t.Errorf("globals(%q) = %+v %q %v", tc.args, o, rest, ok)
+		}
+	}
+}
+
+func TestParseGlobals(t *testing.T) {
+	args := func(a ...string) ([]string, func(string) string) { return a, func(string) string { return "" } }
+	o, rest, err := ParseGlobals(args("--session", "a", "--timeout=900", "url", "--tab-id", "3"))
+	if err != nil || o.Session != "a" || o.Timeout != 900 || o.TabID != 3 || !reflect.DeepEqual(rest, []string{"url"}) {
+		t.Fatalf("got %+v %v %v", o, rest, err)
+	}
+	// After "--", --tab-id is the command's text, not ours.
+	_, rest, _ = ParseGlobals(args("js", "--", "--tab-id"))
+	if !reflect.DeepEqual(rest, []string{"js", "--", "--tab-id"}) {
+		t.Fatalf("rest = %v", rest)
+	}
+	for _, bad := range [][]string{{"--tab-id", "0", "url"}, {"--timeout", "x", "url"}, {"--session"}, {"--session", "../x", "url"}} {
+		if _, _, err := ParseGlobals(args(bad...)); err == nil {
+			t.Errorf("%v accepted", bad)
 		}
 	}
 }
