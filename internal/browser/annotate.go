@@ -33,7 +33,16 @@ func (t *Tab) Annotate(ctx context.Context, refs []RefEntry) ([]byte, error) {
 			if s == nil {
 				return
 			}
-			q, err := cdproto.Call(ctx, s, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: cdproto.BackendNodeID(r.BackendNodeID)})
+			params := dom.GetContentQuadsParams{BackendNodeID: cdproto.BackendNodeID(r.BackendNodeID)}
+			if r.World != 0 {
+				el, err := t.resolveWorldRef(ctx, s, r)
+				if err != nil {
+					return
+				}
+				defer el.Release()
+				params = dom.GetContentQuadsParams{ObjectID: el.ObjectID}
+			}
+			q, err := cdproto.Call(ctx, s, dom.GetContentQuads, params)
 			if err != nil || len(q.Quads) == 0 || len(q.Quads[0]) < 8 {
 				return
 			}

@@ -16,9 +16,13 @@ import (
 type RefEntry struct {
 	ID            string          `json:"ref"`
 	FrameID       cdproto.FrameID `json:"frameId"`
-	BackendNodeID int64           `json:"backendNodeId"`
-	Role          string          `json:"role"`
-	Name          string          `json:"name"`
+	BackendNodeID int64           `json:"backendNodeId,omitempty"`
+	// World and Key, for a ref from the walker engine: the element is
+	// __browse.get(Key) in that isolated world.
+	World int64  `json:"world,omitempty"`
+	Key   int64  `json:"key,omitempty"`
+	Role  string `json:"role"`
+	Name  string `json:"name"`
 }
 
 // RefErrorKind says why a ref did not resolve.
@@ -127,6 +131,16 @@ func (t *Tab) ResolveRef(ctx context.Context, ref string) (*Element, *RefEntry, 
 	s := t.sessionFor(entry.FrameID)
 	if s == nil {
 		return nil, &entry, &RefError{Ref: id, Kind: RefFrameGone, Entry: &entry}
+	}
+	if entry.World != 0 {
+		el, err := t.resolveWorldRef(ctx, s, entry)
+		switch {
+		case err == nil:
+			return el, &entry, nil
+		case ctx.Err() != nil:
+			return nil, &entry, ctx.Err()
+		}
+		return nil, &entry, &RefError{Ref: id, Kind: RefStale, Entry: &entry}
 	}
 	res, err := cdproto.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdproto.BackendNodeID(entry.BackendNodeID)})
 	if err != nil || res.Object == nil {

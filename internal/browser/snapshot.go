@@ -65,7 +65,7 @@ func (t *Tab) axFrame(ctx context.Context, frameID cdproto.FrameID) (*snapshot.F
 	f := &snapshot.Frame{ID: string(frameID), URL: t.frameURL(frameID), Nodes: make([]snapshot.Node, len(res.Nodes))}
 	var iframes []int64
 	for i, n := range res.Nodes {
-		sn := snapshot.Node{ID: n.NodeID, Ignored: n.Ignored, Children: n.ChildIDs, BackendID: n.Backend,
+		sn := snapshot.Node{ID: n.NodeID, Ignored: n.Ignored, Children: n.ChildIDs, Key: n.Backend,
 			Role: valueString(n.Role), Name: valueString(n.Name), Value: valueString(n.Value)}
 		var values map[string]string
 		if len(n.Props) > 0 {

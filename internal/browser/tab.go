@@ -41,7 +41,8 @@ type Tab struct {
 	// currentFrame is where CSS selectors and scripts run ("" = main frame).
 	currentFrame cdproto.FrameID
 	refs         *refState
-	viewport     *Viewport // the emulated viewport, if one was set
+	worlds       map[cdproto.FrameID]worldEntry // the snapshot walker's, by frame
+	viewport     *Viewport                      // the emulated viewport, if one was set
 	// scratch tabs are a command's own (diff's), kept out of the tab list;
 	// guarded by the browser's mutex.
 	scratch bool

@@ -272,6 +272,7 @@ func (s *Session) Pipeline(ctx context.Context, calls ...PipelinedCall) error {
 		id     int64
 		ch     chan reply
 		method string
+		result any
 	}
 	var pending []sent
 	var first error
@@ -281,10 +282,10 @@ func (s *Session) Pipeline(ctx context.Context, calls ...PipelinedCall) error {
 			first = err
 			break
 		}
-		pending = append(pending, sent{id, ch, call.Method})
+		pending = append(pending, sent{id, ch, call.Method, call.Result})
 	}
 	for _, p := range pending {
-		if err := s.conn.await(ctx, p.id, p.ch, p.method, nil); err != nil && first == nil {
+		if err := s.conn.await(ctx, p.id, p.ch, p.method, p.result); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -295,6 +296,7 @@ func (s *Session) Pipeline(ctx context.Context, calls ...PipelinedCall) error {
 type PipelinedCall struct {
 	Method string
 	Params any
+	Result any // decoded into when not nil
 }
 
 // Subscribe implements cdproto's cdp.Session: events of method on this

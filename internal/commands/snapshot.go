@@ -81,12 +81,21 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 		opts.Render.ScopeBackendID = id
 	}
 	var tree *snapshot.Frame
+	var area snapshot.Box
+	switch {
+	case opts.Render.ScopeBackendID != 0 || browser.UseAXEngine():
+		// -s names its element by backend node id, which only the
+		// getFullAXTree engine's tree carries.
+		if opts.Viewport {
+			tree, area, err = c.Tab.AXTreeNearViewport(ctx, frame)
+		} else {
+			tree, err = c.Tab.AXTree(ctx, frame)
+		}
+	default:
+		tree, area, err = c.Tab.Tree(ctx, frame, browser.TreeOptions{Interactive: opts.Render.Interactive, Boxes: opts.Viewport})
+	}
 	if opts.Viewport {
-		var area snapshot.Box
-		tree, area, err = c.Tab.AXTreeNearViewport(ctx, frame)
 		opts.Render.Area = &area
-	} else {
-		tree, err = c.Tab.AXTree(ctx, frame)
 	}
 	if err != nil {
 		return "", pageError(err)
@@ -97,7 +106,7 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 	}
 	entries := make([]browser.RefEntry, 0, len(res.Refs))
 	for _, r := range res.Refs {
-		entries = append(entries, browser.RefEntry{ID: r.ID, FrameID: cdproto.FrameID(r.FrameID), BackendNodeID: r.BackendID, Role: r.Role, Name: r.Name})
+		entries = append(entries, refEntry(r))
 	}
 	text := res.Text
 	if text == "" && opts.Render.Interactive {
@@ -171,6 +180,18 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 		out += "\n\nAnnotated screenshot: " + path
 	}
 	return out, nil
+}
+
+// refEntry is the ref map's record of a rendered ref: by backend node id
+// for a tree from getFullAXTree, by world and key for the walker's.
+func refEntry(r snapshot.Ref) browser.RefEntry {
+	e := browser.RefEntry{ID: r.ID, FrameID: cdproto.FrameID(r.FrameID), Role: r.Role, Name: r.Name}
+	if r.World != 0 {
+		e.World, e.Key = r.World, r.Key
+	} else {
+		e.BackendNodeID = r.Key
+	}
+	return e
 }
 
 const firstDiffHeader = "(first snapshot of this page: stored as the baseline; the next 'snapshot -D' shows what changed)"

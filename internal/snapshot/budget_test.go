@@ -150,18 +150,18 @@ func TestShortHref(t *testing.T) {
 // an iframe whose document holds a button.
 func page() *Frame {
 	child := &Frame{ID: "F2", URL: "https://example.com/frame", Nodes: []Node{
-		{ID: "1", Role: "RootWebArea", Children: []string{"2"}, BackendID: 1},
-		{ID: "2", Role: "button", Name: "Inside frame", BackendID: 2},
+		{ID: "1", Role: "RootWebArea", Children: []string{"2"}, Key: 1},
+		{ID: "2", Role: "button", Name: "Inside frame", Key: 2},
 	}}
 	root := &Frame{ID: "F1", URL: "https://example.com/page", Children: map[int64]*Frame{20: child}, Nodes: []Node{
-		{ID: "1", Role: "RootWebArea", Name: "Page", Children: []string{"2", "9"}, BackendID: 1},
-		{ID: "2", Role: "list", Children: []string{"3", "4", "5", "6", "7"}, BackendID: 2},
-		{ID: "3", Role: "link", Name: "One", BackendID: 3, URL: "https://example.com/1"},
-		{ID: "4", Role: "link", Name: "Two", BackendID: 4, URL: "https://example.com/2"},
-		{ID: "5", Role: "link", BackendID: 5, URL: "https://example.com/docs/intro"},
-		{ID: "6", Role: "link", Name: "Four", BackendID: 6, URL: "https://example.com/4"},
-		{ID: "7", Role: "link", Name: "Five", BackendID: 7, URL: "https://example.com/5"},
-		{ID: "9", Role: "Iframe", BackendID: 20},
+		{ID: "1", Role: "RootWebArea", Name: "Page", Children: []string{"2", "9"}, Key: 1},
+		{ID: "2", Role: "list", Children: []string{"3", "4", "5", "6", "7"}, Key: 2},
+		{ID: "3", Role: "link", Name: "One", Key: 3, URL: "https://example.com/1"},
+		{ID: "4", Role: "link", Name: "Two", Key: 4, URL: "https://example.com/2"},
+		{ID: "5", Role: "link", Key: 5, URL: "https://example.com/docs/intro"},
+		{ID: "6", Role: "link", Name: "Four", Key: 6, URL: "https://example.com/4"},
+		{ID: "7", Role: "link", Name: "Five", Key: 7, URL: "https://example.com/5"},
+		{ID: "9", Role: "Iframe", Key: 20},
 	}}
 	return root
 }

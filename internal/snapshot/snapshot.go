@@ -12,15 +12,17 @@ import (
 
 // Node is the part of an accessibility node the renderer needs.
 type Node struct {
-	ID        string
-	Role      string
-	Name      string
-	Value     string
-	Props     []Prop
-	Ignored   bool
-	Children  []string
-	BackendID int64
-	URL       string // a link's target, shown when the link has no name
+	ID       string
+	Role     string
+	Name     string
+	Value    string
+	Props    []Prop
+	Ignored  bool
+	Children []string
+	// Key identifies the element within its Frame: its backend node id in a
+	// tree from getFullAXTree, its key in Frame.World in a walker's tree.
+	Key int64  `json:"BackendID"`
+	URL string // a link's target, shown when the link has no name
 }
 
 // Prop is one state property: "checked"="true", "level"="2".
@@ -29,12 +31,15 @@ type Prop struct{ Name, Value string }
 // Frame is one document's tree. Nodes[0] is its root. Children maps an
 // iframe element's backend id to the tree of the document inside it.
 type Frame struct {
-	ID       string // the frame id, carried into refs
-	URL      string // the document's URL, shown on its iframe's line
+	ID  string // the frame id, carried into refs
+	URL string // the document's URL, shown on its iframe's line
+	// World is the isolated world whose keys the nodes carry (see Node.Key);
+	// 0 when the keys are backend node ids.
+	World    int64 `json:",omitempty"`
 	Nodes    []Node
 	Children map[int64]*Frame
 	// Boxes are the elements' layout boxes in the top viewport's CSS pixels,
-	// by backend id; only measured for --viewport. An element without one
+	// by key; only measured for --viewport. An element without one
 	// (no layout box, or a frame that was not measured) counts as wherever
 	// its parent is.
 	Boxes map[int64]Box `json:",omitempty"`
@@ -54,7 +59,8 @@ type Options struct {
 	Compact     bool // -c: drop unnamed structure
 	MaxDepth    int  // -d N: 0 means no limit
 	NoRefs      bool // the accessibility command: the tree without refs
-	// ScopeBackendID (-s) renders only the subtree of this element.
+	// ScopeBackendID (-s) renders only the subtree of this element (by
+	// Node.Key, so for trees from getFullAXTree).
 	ScopeBackendID int64
 	// Area (--viewport), when set, keeps only elements whose box meets it,
 	// plus the ancestors of those; the rest are counted in Result.Away.
@@ -63,11 +69,12 @@ type Options struct {
 
 // Ref is what a ref stands for.
 type Ref struct {
-	ID        string // "e3"
-	FrameID   string
-	BackendID int64
-	Role      string
-	Name      string
+	ID      string // "e3"
+	FrameID string
+	World   int64 // see Frame.World
+	Key     int64 // see Node.Key
+	Role    string
+	Name    string
 }
 
 // IDs hands out ref numbers that stay the same for the same element across
@@ -78,11 +85,11 @@ type IDs struct {
 	byNode map[string]int
 }
 
-func (ids *IDs) id(frame string, backend int64) string {
+func (ids *IDs) id(frame string, world, element int64) string {
 	if ids.byNode == nil {
 		ids.byNode = make(map[string]int)
 	}
-	key := frame + "/" + strconv.FormatInt(backend, 10)
+	key := frame + "/" + strconv.FormatInt(world, 10) + "/" + strconv.FormatInt(element, 10)
 	n, ok := ids.byNode[key]
 	if !ok {
 		ids.next++
@@ -186,7 +193,7 @@ func indexOf(root *Frame) map[string]located {
 // findBackend finds the node for a DOM element, and the frame holding it.
 func findBackend(f *Frame, backend int64) (*Frame, *Node) {
 	for i := range f.Nodes {
-		if f.Nodes[i].BackendID == backend {
+		if f.Nodes[i].Key == backend {
 			return f, &f.Nodes[i]
 		}
 	}
@@ -211,8 +218,8 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 		return nil
 	}
 	n := loc.node
-	if r.opts.Area != nil && n.BackendID != 0 {
-		if b, ok := f.Boxes[n.BackendID]; ok {
+	if r.opts.Area != nil && n.Key != 0 {
+		if b, ok := f.Boxes[n.Key]; ok {
 			near = b.meets(*r.opts.Area)
 		}
 	}
@@ -223,7 +230,7 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 		}
 		list = dropEchoes(list)
 		if n.Role == "Iframe" || n.Role == "iframe" {
-			if child := f.Children[n.BackendID]; child != nil && len(child.Nodes) > 0 {
+			if child := f.Children[n.Key]; child != nil && len(child.Nodes) > 0 {
 				list = append(list, r.node(root, child, index, child.Nodes[0].ID, parentText{}, near)...)
 			}
 		}
@@ -255,8 +262,8 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 	}
 	// Under -i an iframe line only heads the interactive elements inside it.
 	o := &out{keep: !(r.opts.Interactive && isIframe), name: name, role: displayRole(role), away: !near}
-	if !r.opts.NoRefs && n.BackendID != 0 {
-		o.ref = &Ref{FrameID: f.ID, BackendID: n.BackendID, Role: displayRole(role), Name: name}
+	if !r.opts.NoRefs && n.Key != 0 {
+		o.ref = &Ref{FrameID: f.ID, World: f.World, Key: n.Key, Role: displayRole(role), Name: name}
 	}
 	var line strings.Builder
 	line.WriteString("[" + displayRole(role) + "]")
@@ -273,7 +280,7 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 		line.WriteString(" " + propText(p))
 	}
 	if isIframe {
-		if child := f.Children[n.BackendID]; child != nil && child.URL != "" {
+		if child := f.Children[n.Key]; child != nil && child.URL != "" {
 			line.WriteString(" (" + child.URL + ")")
 		}
 	}
@@ -346,7 +353,7 @@ func (r *renderer) write(b *strings.Builder, list []*out, depth int) {
 		b.WriteString(strings.Repeat("  ", depth))
 		if o.ref != nil {
 			// Ids are given only to lines that are printed.
-			o.ref.ID = r.ids.id(o.ref.FrameID, o.ref.BackendID)
+			o.ref.ID = r.ids.id(o.ref.FrameID, o.ref.World, o.ref.Key)
 			r.refs = append(r.refs, *o.ref)
 			b.WriteString("@" + o.ref.ID + " ")
 		}

@@ -68,7 +68,7 @@ func checkRefs(t *testing.T, name string, res Result, opts Options) {
 		t.Fatalf("%s: %d refs printed, %d returned", name, len(printed), len(res.Refs))
 	}
 	for i, p := range printed {
-		if res.Refs[i].ID != p[1] || res.Refs[i].BackendID == 0 || res.Refs[i].Role == "" {
+		if res.Refs[i].ID != p[1] || res.Refs[i].Key == 0 || res.Refs[i].Role == "" {
 			t.Errorf("%s: ref %d is %+v, printed %s", name, i, res.Refs[i], p[1])
 		}
 	}
@@ -119,11 +119,11 @@ func TestStableIDs(t *testing.T) {
 	b := Render(&f, Options{}, ids)
 	byBackend := map[int64]string{}
 	for _, r := range a.Refs {
-		byBackend[r.BackendID] = r.ID
+		byBackend[r.Key] = r.ID
 	}
 	for _, r := range b.Refs {
-		if id, ok := byBackend[r.BackendID]; ok && id != r.ID {
-			t.Fatalf("element %d was %s, now %s", r.BackendID, id, r.ID)
+		if id, ok := byBackend[r.Key]; ok && id != r.ID {
+			t.Fatalf("element %d was %s, now %s", r.Key, id, r.ID)
 		}
 	}
 }

@@ -1,0 +1,379 @@
+package browser
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/browsehq/browse/internal/cdp"
+	"github.com/browsehq/browse/internal/snapshot"
+)
+
+// The walker engine builds a snapshot's tree with one function call per
+// frame in an isolated world (walker.js), instead of getFullAXTree: that
+// call serialises every node of the page with its name sources and
+// properties, ten times the walker's cost on a page of 200 links and
+// twenty-five times on a long document. docs/design-notes.md lists where
+// the two differ; the differential test pins it.
+
+//go:embed walker.js
+var walkerSource string
+
+// walkerJS is the function itself, without the file's leading comment.
+var walkerJS = walkerSource[strings.Index(walkerSource, "function (opts)"):]
+
+// TreeOptions say what a snapshot needs from the tree.
+type TreeOptions struct {
+	Interactive bool // only interactive elements (and iframes) are needed
+	Boxes       bool // measure elements' boxes, for --viewport
+}
+
+// UseAXEngine reports whether BROWSE_SNAPSHOT_ENGINE=ax asks for the
+// getFullAXTree engine everywhere (to compare, or to work around a
+// difference).
+func UseAXEngine() bool { return os.Getenv("BROWSE_SNAPSHOT_ENGINE") == "ax" }
+
+// Tree returns a frame's tree ("" is the main frame) with the iframes in it,
+// from the walker. With Boxes it also returns the area --viewport keeps:
+// the visible viewport grown by its own size on every side.
+func (t *Tab) Tree(ctx context.Context, frameID cdproto.FrameID, opts TreeOptions) (*snapshot.Frame, snapshot.Box, error) {
+	if err := t.Alive(); err != nil {
+		return nil, snapshot.Box{}, err
+	}
+	if frameID == "" {
+		frameID = t.MainFrameID()
+	}
+	f, w, h, err := t.walkFrame(ctx, frameID, opts, true)
+	if errors.Is(err, errBrowserWidgets) {
+		if opts.Boxes {
+			return t.AXTreeNearViewport(ctx, frameID)
+		}
+		f, err := t.axFrame(ctx, frameID)
+		return f, snapshot.Box{}, err
+	}
+	if err != nil {
+		return nil, snapshot.Box{}, err
+	}
+	return f, snapshot.Box{X: -w, Y: -h, W: 3 * w, H: 3 * h}, nil
+}
+
+// worlds caches each frame's isolated world: one per document, so element
+// keys (and the refs made of them) stay valid until the frame navigates.
+type worldEntry struct {
+	session *cdp.Session
+	id      runtime.ExecutionContextID
+}
+
+func (t *Tab) world(ctx context.Context, s *cdp.Session, frameID cdproto.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
+	t.mu.Lock()
+	if t.worlds == nil {
+		t.worlds = map[cdproto.FrameID]worldEntry{}
+	}
+	w, ok := t.worlds[frameID]
+	t.mu.Unlock()
+	if ok && !fresh && w.session == s {
+		return w.id, nil
+	}
+	var res struct {
+		ID runtime.ExecutionContextID `json:"executionContextId"`
+	}
+	if err := s.Call(ctx, "Page.createIsolatedWorld", map[string]any{"frameId": frameID, "worldName": "browse"}, &res); err != nil {
+		return 0, err
+	}
+	t.mu.Lock()
+	t.worlds[frameID] = worldEntry{session: s, id: res.ID}
+	t.mu.Unlock()
+	return res.ID, nil
+}
+
+// callInWorld runs fn in the frame's world; a world gone with its document
+// is made again once.
+func (t *Tab) callInWorld(ctx context.Context, s *cdp.Session, frameID cdproto.FrameID, fn string, args []any, byValue bool) (*runtime.RemoteObject, runtime.ExecutionContextID, error) {
+	for attempt := 0; ; attempt++ {
+		world, err := t.world(ctx, s, frameID, attempt > 0)
+		if err != nil {
+			return nil, 0, err
+		}
+		obj, err := callWorld(ctx, s, world, "", fn, args, byValue)
+		if errors.Is(err, ErrContextGone) && attempt == 0 {
+			continue
+		}
+		return obj, world, err
+	}
+}
+
+// callWorld calls fn in a world. Handles it returns belong to group ("" is
+// none: the caller releases them one by one).
+func callWorld(ctx context.Context, s *cdp.Session, world runtime.ExecutionContextID, group, fn string, args []any, byValue bool) (*runtime.RemoteObject, error) {
+	callArgs := make([]map[string]any, len(args))
+	for i, a := range args {
+		if id, ok := a.(runtime.RemoteObjectID); ok {
+			callArgs[i] = map[string]any{"objectId": id}
+		} else {
+			callArgs[i] = map[string]any{"value": a}
+		}
+	}
+	var res struct {
+		Result           *runtime.RemoteObject     `json:"result"`
+		ExceptionDetails *runtime.ExceptionDetails `json:"exceptionDetails"`
+	}
+	params := map[string]any{
+		"functionDeclaration": fn, "executionContextId": world, "arguments": callArgs, "returnByValue": byValue,
+	}
+	if group != "" {
+		params["objectGroup"] = group
+	}
+	err := s.Call(ctx, "Runtime.callFunctionOn", params, &res)
+	return evalResult(res.Result, res.ExceptionDetails, err)
+}
+
+// walkFrame walks one frame, then the frames inside it, in parallel.
+func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeOptions, top bool) (*snapshot.Frame, float64, float64, error) {
+	s := t.sessionFor(frameID)
+	if s == nil {
+		return nil, 0, 0, fmt.Errorf("frame %s is gone", frameID)
+	}
+	arg := map[string]any{"interactive": opts.Interactive, "boxes": opts.Boxes && top}
+	obj, world, err := t.callInWorld(ctx, s, frameID, walkerJS, []any{arg}, true)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	// Handles made while walking this frame go in one group, freed at the end.
+	group := "browse-walk-" + string(frameID)
+	defer s.Call(context.WithoutCancel(ctx), "Runtime.releaseObjectGroup", map[string]any{"objectGroup": group}, nil)
+	text, hosts, w, h, widgets := walkerText(obj)
+	if widgets > 0 {
+		return nil, 0, 0, errBrowserWidgets
+	}
+	if hosts > 0 {
+		found, err := t.showClosedRoots(ctx, s, world, group)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if found {
+			if obj, err = callWorld(ctx, s, world, "", walkerJS, []any{arg}, true); err != nil {
+				return nil, 0, 0, err
+			}
+			text, _, w, h, _ = walkerText(obj)
+		}
+	}
+	f, iframes := parseWalk(text, opts.Boxes && top)
+	f.ID, f.URL, f.World = string(frameID), t.frameURL(frameID), int64(world)
+	if len(iframes) == 0 {
+		return f, w, h, nil
+	}
+	f.Children = make(map[int64]*snapshot.Frame, len(iframes))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, key := range iframes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			childID, err := t.childFrameID(ctx, s, world, group, key)
+			if err != nil || childID == "" {
+				return
+			}
+			child, _, _, err := t.walkFrame(ctx, childID, opts, false)
+			if errors.Is(err, errBrowserWidgets) {
+				child, err = t.axFrame(ctx, childID)
+			}
+			if err != nil {
+				return // a frame still loading or just removed renders as an empty iframe
+			}
+			mu.Lock()
+			f.Children[key] = child
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return f, w, h, nil
+}
+
+// errBrowserWidgets: the frame holds controls the browser draws itself
+// (media players), which only getFullAXTree sees.
+var errBrowserWidgets = errors.New("frame has browser-drawn controls")
+
+// walkerText splits the walker's answer into its header and its records.
+func walkerText(obj *runtime.RemoteObject) (text string, hosts int, w, h float64, widgets int) {
+	if obj == nil || !decodeInto(obj.Value, &text) {
+		return "", 0, 0, 0, 0
+	}
+	head, rest, _ := strings.Cut(text, "\x1e")
+	fields := strings.Fields(head)
+	if len(fields) == 4 {
+		hosts, _ = strconv.Atoi(fields[0])
+		w, _ = strconv.ParseFloat(fields[1], 64)
+		h, _ = strconv.ParseFloat(fields[2], 64)
+		widgets, _ = strconv.Atoi(fields[3])
+	}
+	return rest, hosts, w, h, widgets
+}
+
+// parseWalk turns the walker's records into a tree, and lists the keys of
+// the iframe elements in it.
+func parseWalk(text string, boxes bool) (*snapshot.Frame, []int64) {
+	f := &snapshot.Frame{}
+	if text == "" {
+		return f, nil
+	}
+	records := strings.Split(text, "\x1e")
+	f.Nodes = make([]snapshot.Node, len(records))
+	if boxes {
+		f.Boxes = make(map[int64]snapshot.Box)
+	}
+	var iframes []int64
+	for i, rec := range records {
+		fields := strings.SplitN(rec, "\x1f", 8)
+		for len(fields) < 8 {
+			fields = append(fields, "")
+		}
+		n := &f.Nodes[i]
+		n.ID = strconv.Itoa(i)
+		n.Role, n.Name, n.Value, n.URL = fields[1], fields[2], fields[3], fields[6]
+		n.Key, _ = strconv.ParseInt(fields[4], 10, 64)
+		if fields[5] != "" {
+			values := map[string]string{}
+			for _, p := range strings.Split(fields[5], ",") {
+				k, v, _ := strings.Cut(p, "=")
+				values[k] = v
+			}
+			n.Props = snapshot.StateProps(values)
+		}
+		if boxes && fields[7] != "" && n.Key != 0 {
+			var b [4]float64
+			for j, v := range strings.SplitN(fields[7], ",", 4) {
+				b[j], _ = strconv.ParseFloat(v, 64)
+			}
+			f.Boxes[n.Key] = snapshot.Box{X: b[0], Y: b[1], W: b[2], H: b[3]}
+		}
+		if n.Role == "Iframe" && n.Key != 0 {
+			iframes = append(iframes, n.Key)
+		}
+		if parent, err := strconv.Atoi(fields[0]); err == nil && parent >= 0 && parent < i {
+			f.Nodes[parent].Children = append(f.Nodes[parent].Children, n.ID)
+		}
+	}
+	return f, iframes
+}
+
+// elementByKey is the world's function that hands back an element by key,
+// or null once it has left the document.
+const elementByKey = "function (k) { return globalThis.__browse ? globalThis.__browse.get(k) : null }"
+
+// childFrameID finds the frame an iframe element (by key) holds.
+func (t *Tab) childFrameID(ctx context.Context, s *cdp.Session, world runtime.ExecutionContextID, group string, key int64) (cdproto.FrameID, error) {
+	obj, err := callWorld(ctx, s, world, group, elementByKey, []any{key}, false)
+	if err != nil || obj == nil || obj.ObjectID == "" {
+		return "", err
+	}
+	var d struct {
+		Node struct {
+			FrameID cdproto.FrameID `json:"frameId"`
+		} `json:"node"`
+	}
+	if err := s.Call(ctx, "DOM.describeNode", map[string]any{"objectId": obj.ObjectID}, &d); err != nil {
+		return "", err
+	}
+	return d.Node.FrameID, nil
+}
+
+// showClosedRoots asks the DOM domain about the elements the walker could
+// not see inside (__browse.pending) and hands the closed shadow roots among
+// them to the world, which cannot reach them itself. Each element is asked
+// about once per document.
+func (t *Tab) showClosedRoots(ctx context.Context, s *cdp.Session, world runtime.ExecutionContextID, group string) (bool, error) {
+	list, err := callWorld(ctx, s, world, group, "function () { return globalThis.__browse.pending }", nil, false)
+	if err != nil || list == nil || list.ObjectID == "" {
+		return false, err
+	}
+	var props struct {
+		Result []struct {
+			Value *runtime.RemoteObject `json:"value"`
+		} `json:"result"`
+	}
+	if err := s.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": list.ObjectID, "ownProperties": true}, &props); err != nil {
+		return false, err
+	}
+	type described struct {
+		Node struct {
+			ShadowRoots []struct {
+				BackendNodeID int64  `json:"backendNodeId"`
+				Type          string `json:"shadowRootType"`
+			} `json:"shadowRoots"`
+		} `json:"node"`
+	}
+	var hosts []runtime.RemoteObjectID
+	var calls []cdp.PipelinedCall
+	var answers []*described
+	for _, p := range props.Result {
+		if p.Value == nil || p.Value.ObjectID == "" || p.Value.Subtype != "node" {
+			continue
+		}
+		d := &described{}
+		hosts = append(hosts, p.Value.ObjectID)
+		answers = append(answers, d)
+		calls = append(calls, cdp.PipelinedCall{Method: "DOM.describeNode", Params: map[string]any{"objectId": p.Value.ObjectID, "depth": 0}, Result: d})
+	}
+	if err := s.Pipeline(ctx, calls...); err != nil {
+		return false, err
+	}
+	// Resolve each closed root into the world, then register it on its host.
+	type pair struct {
+		host runtime.RemoteObjectID
+		root struct {
+			Object *runtime.RemoteObject `json:"object"`
+		}
+	}
+	var pairs []*pair
+	calls = calls[:0]
+	for i, d := range answers {
+		for _, r := range d.Node.ShadowRoots {
+			if r.Type != "closed" {
+				continue
+			}
+			p := &pair{host: hosts[i]}
+			pairs = append(pairs, p)
+			calls = append(calls, cdp.PipelinedCall{Method: "DOM.resolveNode", Params: map[string]any{
+				"backendNodeId": r.BackendNodeID, "executionContextId": world, "objectGroup": group}, Result: &p.root})
+		}
+	}
+	if len(pairs) == 0 {
+		return false, nil
+	}
+	if err := s.Pipeline(ctx, calls...); err != nil {
+		return false, err
+	}
+	calls = calls[:0]
+	for _, p := range pairs {
+		if p.root.Object == nil {
+			continue
+		}
+		calls = append(calls, cdp.PipelinedCall{Method: "Runtime.callFunctionOn", Params: map[string]any{
+			"functionDeclaration": "function (root) { globalThis.__browse.closed.set(this, root) }",
+			"objectId":            p.host, "arguments": []map[string]any{{"objectId": p.root.Object.ObjectID}},
+		}})
+	}
+	return true, s.Pipeline(ctx, calls...)
+}
+
+// resolveWorldRef turns a walker ref into an element handle in its world.
+func (t *Tab) resolveWorldRef(ctx context.Context, s *cdp.Session, entry RefEntry) (*Element, error) {
+	obj, err := callWorld(ctx, s, runtime.ExecutionContextID(entry.World), "", elementByKey, []any{entry.Key}, false)
+	if err != nil {
+		return nil, err
+	}
+	if obj == nil || obj.ObjectID == "" {
+		return nil, errStaleRef
+	}
+	return &Element{Session: s, ObjectID: obj.ObjectID, FrameID: entry.FrameID}, nil
+}
+
+var errStaleRef = errors.New("element left the page")
