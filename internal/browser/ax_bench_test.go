@@ -12,7 +12,7 @@ import (
 
 // BenchmarkAXTree separates Chromium's cost of a snapshot (the raw
 // getFullAXTree call) from ours (decoding, and fetching frames) on a page of
-// 200 links and a form.
+// 200 links and a form, and sets the walker engine beside it.
 func BenchmarkAXTree(b *testing.B) {
 	tab, ctx := benchLinksPage(b)
 	b.Run("chromium-getFullAXTree", func(b *testing.B) {
@@ -27,6 +27,15 @@ func BenchmarkAXTree(b *testing.B) {
 			}
 		}
 	})
+	for _, interactive := range []bool{true, false} {
+		b.Run(fmt.Sprintf("walker-interactive=%v", interactive), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, _, err := tab.Tree(ctx, "", TreeOptions{Interactive: interactive}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
 
 // benchLinksPage starts a browser on a served page of 200 links and a form,

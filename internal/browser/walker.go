@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
@@ -148,7 +149,11 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 	}
 	// Handles made while walking this frame go in one group, freed at the end.
 	group := "browse-walk-" + string(frameID)
-	defer s.Call(context.WithoutCancel(ctx), "Runtime.releaseObjectGroup", map[string]any{"objectGroup": group}, nil)
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		s.Call(rctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": group}, nil)
+	}()
 	text, hosts, w, h, widgets := walkerText(obj)
 	if widgets > 0 {
 		return nil, 0, 0, errBrowserWidgets

@@ -20,6 +20,10 @@ function (opts) {
     get(k) { const r = this.els.get(k); const el = r && r.deref(); return el && el.isConnected ? el : null; },
   });
   W.pending = [];
+  if (W.els.size > 20000) {
+    // Forget the keys of elements the page has dropped.
+    for (const [k, r] of W.els) if (!r.deref()) W.els.delete(k);
+  }
   const keyOf = (el) => {
     let k = W.keys.get(el);
     if (!k) { k = ++W.next; W.keys.set(el, k); W.els.set(k, new WeakRef(el)); }
@@ -31,6 +35,23 @@ function (opts) {
   const doc = document;
   const styles = new Map();
   const style = (el) => { let s = styles.get(el); if (!s) { s = getComputedStyle(el); styles.set(el, s); } return s; };
+  // visibility is 'shown', 'none' (display: none: the subtree is gone) or
+  // 'hidden' (visibility: hidden: children may still show). checkVisibility
+  // answers the common case from layout, without building a style object.
+  const seen = new Map();
+  const visibility = (el) => {
+    let v = seen.get(el);
+    if (v) return v;
+    v = 'shown';
+    if (!el.checkVisibility({ visibilityProperty: true })) {
+      const s = style(el);
+      if (s.display === 'none') v = 'none';
+      else if (s.visibility === 'hidden' || s.visibility === 'collapse') v = 'hidden';
+      // else no box of its own: display: contents, an option of a drop-down
+    }
+    seen.set(el, v);
+    return v;
+  };
   const collapse = (s) => s.replace(/[ \t\n\r\f\u00a0]+/g, ' ');
   const attr = (el, n) => { const v = el.getAttribute(n); return v === null ? null : v; };
 
@@ -148,11 +169,31 @@ function (opts) {
     return null;
   };
   const isControl = (role) => role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'listbox' || role === 'slider' || role === 'spinbutton';
-  const hiddenForName = (el) => {
-    const s = style(el);
-    return s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse' || attr(el, 'aria-hidden') === 'true';
+  const hiddenForName = (el) => visibility(el) !== 'shown' || attr(el, 'aria-hidden') === 'true';
+  // Generated content costs a style resolution per element and side, so it
+  // is looked for only when some style sheet could make it: a rule for
+  // ::before or ::after in the document (or one it cannot read), or any
+  // element in a shadow tree, whose sheets are its own.
+  const pseudoRule = /:(before|after)\b/i;
+  const sheetsGenerate = (sheets) => {
+    for (const sh of sheets) {
+      let rules;
+      try { rules = sh.cssRules; } catch (e) { return true; }
+      if (rulesGenerate(rules)) return true;
+    }
+    return false;
   };
+  const rulesGenerate = (rules) => {
+    for (const r of rules) {
+      if (r.selectorText !== undefined && pseudoRule.test(r.selectorText)) return true;
+      if (r.cssRules && rulesGenerate(r.cssRules)) return true;
+    }
+    return false;
+  };
+  let docGenerates;
+  try { docGenerates = sheetsGenerate(doc.styleSheets) || sheetsGenerate(doc.adoptedStyleSheets || []); } catch (e) { docGenerates = true; }
   const pseudo = (el, which) => {
+    if (!docGenerates && el.getRootNode() === doc) return '';
     const c = getComputedStyle(el, which).content;
     if (!c || c === 'none' || c === 'normal') return '';
     let out = '';
@@ -287,6 +328,13 @@ function (opts) {
 
   // ---- states ----
   const boolAttr = (el, n) => { const v = attr(el, n); return v !== null && v !== 'false' && v !== 'undefined' ? (v === '' ? 'true' : v) : null; };
+  // Chromium reports focus only while the page itself has it.
+  const focused = doc.hasFocus() && doc.activeElement !== doc.body ? deepActive() : null;
+  function deepActive() {
+    let a = doc.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  }
   const checkable = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
   const propsOf = (el, tag, role) => {
     const p = [];
@@ -322,7 +370,7 @@ function (opts) {
     if (((tag === 'input' || tag === 'textarea') && el.readOnly && role !== 'button' && !checkable.has(role)) || attr(el, 'aria-readonly') === 'true') p.push(['readonly', 'true']);
     const inv = attr(el, 'aria-invalid');
     if (inv && inv !== 'false') p.push(['invalid', inv === '' ? 'true' : inv]);
-    if (el === doc.activeElement && doc.hasFocus() && el !== doc.body) p.push(['focused', 'true']);
+    if (el === focused) p.push(['focused', 'true']);
     return p.length ? p : 0;
   };
   const valueOf = (el, tag, role) => {
@@ -370,8 +418,7 @@ function (opts) {
       if (c.nodeType === 3) {
         if (interactiveOnly) continue;
         const pel = c.parentElement || n;
-        const s = pel.nodeType === 1 ? style(pel) : null;
-        if (s && (s.visibility === 'hidden' || s.visibility === 'collapse')) continue;
+        if (pel.nodeType === 1 && visibility(pel) !== 'shown') continue;
         const t = collapse(c.data);
         if (t.trim()) push(parent, 'StaticText', t, '', 0, 0, '', '');
         continue;
@@ -384,15 +431,15 @@ function (opts) {
   const element = (el, parent) => {
     const tag = el.localName;
     if (skipTags.has(tag)) return;
-    const s = style(el);
-    if (s.display === 'none') return;
+    const shown = visibility(el);
+    if (shown === 'none') return;
     if ((tag === 'video' || tag === 'audio') && el.controls) widgets++;
     if (attr(el, 'aria-hidden') === 'true' || el.hasAttribute('inert')) return;
     if (!el.shadowRoot && !W.checked.has(el) && (tag.includes('-') || (shadowCapable.has(tag) && !el.firstChild))) {
       W.checked.add(el);
       W.pending.push(el);
     }
-    if (s.visibility === 'hidden' || s.visibility === 'collapse' || s.display === 'contents' && false) {
+    if (shown === 'hidden') {
       walk(el, parent);
       return;
     }

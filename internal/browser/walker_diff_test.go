@@ -164,4 +164,3 @@ func fileSize(path string) int64 {
 	}
 	return st.Size()
 }
-
