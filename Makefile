@@ -42,6 +42,7 @@ fuzz:
 	go test ./internal/safepath -run XXX -fuzz '^FuzzCheck$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzSnapshotFlags$$' -fuzztime 20s
 	go test ./internal/snapshot -run XXX -fuzz '^FuzzDiff$$' -fuzztime 20s
+	go test ./internal/browser -run XXX -fuzz '^FuzzParseWalk$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzScreenshotArgs$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseClip$$' -fuzztime 20s
 	go test ./internal/commands -run XXX -fuzz '^FuzzParseDimension$$' -fuzztime 20s

@@ -77,6 +77,7 @@ func main() {
 		b.corpus(*corpus, srv.URL+"/corpus/", max(*corpusPages, 1), max(*corpusRuns, 1))
 	}
 
+	b.rss()
 	peer.PrintTable(b.rows)
 	fmt.Println()
 	fmt.Println("Cells are p50 (p90) of the wall time of one CLI process; ratio is browse ÷ agent-browser")

@@ -147,14 +147,17 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	// Handles made while walking this frame go in one group, freed at the end.
+	// Handles made while walking this frame (closed shadow roots, iframe
+	// elements) go in one group, freed at the end; a plain page makes none.
 	group := "browse-walk-" + string(frameID)
-	defer func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer cancel()
-		s.Call(rctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": group}, nil)
-	}()
 	text, hosts, w, h, widgets := walkerText(obj)
+	if hosts > 0 || strings.Contains(text, "\x1fIframe\x1f") {
+		defer func() {
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+			defer cancel()
+			s.Call(rctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": group}, nil)
+		}()
+	}
 	if widgets > 0 {
 		return nil, 0, 0, errBrowserWidgets
 	}

@@ -414,7 +414,9 @@ function (opts) {
     if (generated) { const a = pseudo(n, '::after'); if (a.trim()) push(parent, 'StaticText', collapse(a), '', 0, 0, '', ''); }
   };
   const walkChildren = (n, parent) => {
-    for (const c of flatChildren(n)) {
+    const kids = flatChildren(n);
+    for (let i = 0, len = kids.length; i < len; i++) {
+      const c = kids[i];
       if (c.nodeType === 3) {
         if (interactiveOnly) continue;
         const pel = c.parentElement || n;
