@@ -39,15 +39,17 @@ function (opts) {
   // 'hidden' (visibility: hidden: children may still show). checkVisibility
   // answers the common case from layout, without building a style object.
   const seen = new Map();
+  const boxless = new Set(['option', 'optgroup', 'area', 'slot']);
   const visibility = (el) => {
     let v = seen.get(el);
     if (v) return v;
     v = 'shown';
     if (!el.checkVisibility({ visibilityProperty: true })) {
       const s = style(el);
-      if (s.display === 'none') v = 'none';
-      else if (s.visibility === 'hidden' || s.visibility === 'collapse') v = 'hidden';
-      // else no box of its own: display: contents, an option of a drop-down
+      if (s.visibility === 'hidden' || s.visibility === 'collapse') v = 'hidden';
+      else if (s.display !== 'contents' && !boxless.has(el.localName)) v = 'none';
+      // else no box of its own but still there: display: contents, an option
+      // of a drop-down, an image map's area
     }
     seen.set(el, v);
     return v;
@@ -57,7 +59,8 @@ function (opts) {
 
   // ---- roles (Chromium's names for them) ----
   const shadowCapable = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
-  const landmarkScope = (el) => el.parentElement && el.parentElement.closest('article,aside,main,nav,section');
+  // header, footer and aside are landmarks only outside sectioning content.
+  const inSection = (el, scope) => el.parentElement && el.parentElement.closest(scope);
   const inputRole = (el) => {
     const t = (el.getAttribute('type') || 'text').toLowerCase();
     switch (t) {
@@ -85,7 +88,11 @@ function (opts) {
       case 'option': return el.closest('select') && !(el.closest('select').multiple || el.closest('select').size > 1) ? 'MenuListOption' : 'option';
       case 'optgroup': return 'group';
       case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-      case 'p': return style(el).display.startsWith('inline') ? 'generic' : 'paragraph';
+      case 'p':
+        // Chromium leaves out an empty paragraph (a parser's leftover),
+        // unless an id lets something point at it.
+        if (!el.firstChild && !el.id) return null;
+        return style(el).display.startsWith('inline') ? 'generic' : 'paragraph';
       case 'ul': case 'ol': case 'menu': return 'list';
       case 'li': return 'listitem';
       case 'dl': return 'DescriptionList';
@@ -93,9 +100,9 @@ function (opts) {
       case 'dd': return 'definition';
       case 'nav': return 'navigation';
       case 'main': return 'main';
-      case 'header': return landmarkScope(el) ? 'generic' : 'banner';
-      case 'footer': return landmarkScope(el) ? 'generic' : 'contentinfo';
-      case 'aside': return landmarkScope(el) && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby') ? 'generic' : 'complementary';
+      case 'header': return inSection(el, 'article,aside,main,nav,section') ? 'sectionheader' : 'banner';
+      case 'footer': return inSection(el, 'article,aside,main,nav,section') ? 'sectionfooter' : 'contentinfo';
+      case 'aside': return inSection(el, 'article,aside,nav,section') && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby') ? 'generic' : 'complementary';
       case 'section': return attr(el, 'aria-label') || attr(el, 'aria-labelledby') || attr(el, 'title') ? 'region' : 'generic';
       case 'form': return 'form';
       case 'search': return 'search';
@@ -117,7 +124,7 @@ function (opts) {
       case 'hr': return 'separator';
       case 'label': return 'LabelText';
       case 'legend': return 'Legend';
-      case 'fieldset': case 'details': case 'address': case 'hgroup': return 'group';
+      case 'fieldset': case 'details': case 'hgroup': case 'address': return 'group';
       case 'summary': return 'DisclosureTriangle';
       case 'dialog': return 'dialog';
       case 'progress': return 'progressbar';
@@ -142,12 +149,16 @@ function (opts) {
       default: return 'generic';
     }
   };
+  // Abstract ARIA roles are not for pages: the element keeps its own.
+  const abstractRoles = new Set(['command', 'composite', 'input', 'landmark', 'range', 'roletype', 'section', 'sectionhead', 'select', 'structure', 'widget', 'window']);
   const roleOf = (el, tag) => {
     const explicit = attr(el, 'role');
     if (explicit) {
       const r = explicit.trim().split(/\s+/)[0].toLowerCase();
       if (r === 'presentation' || r === 'none') return 'none';
-      if (r) return r === 'img' ? 'image' : r;
+      if (abstractRoles.has(r)) return implicitRole(el, tag);
+      if ((r === 'region' || r === 'form') && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby') && !attr(el, 'title')) return 'generic';
+      if (r) return r === 'img' ? 'image' : r === 'directory' ? 'list' : r;
     }
     return implicitRole(el, tag);
   };
@@ -155,8 +166,10 @@ function (opts) {
   // ---- names ----
   const fromContent = new Set(['button', 'cell', 'checkbox', 'columnheader', 'DisclosureTriangle', 'heading', 'link',
     'option', 'MenuListOption', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'radio', 'rowheader', 'switch', 'tab',
-    'tooltip', 'treeitem', 'Legend', 'caption', 'Figcaption', 'term', 'gridcell',
+    'tooltip', 'treeitem', 'term', 'gridcell', 'math',
     'doc-backlink', 'doc-noteref', 'doc-biblioref', 'doc-glossref']);
+  // Roles ARIA forbids naming, which Chromium does not name from a title.
+  const noTitle = new Set(['paragraph', 'code', 'deletion', 'emphasis', 'insertion', 'strong', 'subscript', 'superscript', 'generic']);
   const controlValue = (el, role) => {
     const tag = el.localName;
     if (tag === 'select') {
@@ -213,6 +226,20 @@ function (opts) {
     }
     return n.childNodes;
   };
+  // Chromium leaves containers of these roles out of a name taken from
+  // content, unless they are labelled themselves (measured, not specified:
+  // a <table> or <details> still counts, an explicit role=table does not).
+  const contentStops = new Set(['article', 'banner', 'blockquote', 'complementary', 'contentinfo', 'dialog', 'alertdialog',
+    'grid', 'log', 'main', 'marquee', 'menu', 'menubar', 'navigation', 'search', 'table', 'tablist', 'tabpanel', 'timer',
+    'toolbar', 'tree', 'treegrid', 'alert', 'status', 'application', 'document', 'feed', 'group', 'figure', 'note', 'row',
+    'radiogroup', 'separator']);
+  const stopsContent = (c) => {
+    const t = c.localName;
+    if (t === 'details' || t === 'address' || t === 'table' || t === 'footer' || attr(c, 'aria-label') || attr(c, 'aria-labelledby')) return false;
+    const r = roleOf(c, t);
+    if (r === 'form' || r === 'image') return r === 'image' ? attr(c, 'role') !== null : !attr(c, 'role');
+    return contentStops.has(r);
+  };
   const inline = (el) => { const d = style(el).display; return d.startsWith('inline') || d === 'contents'; };
   const textOfContent = (el, visited, depth) => {
     let out = '';
@@ -224,7 +251,7 @@ function (opts) {
     for (const c of flatChildren(el)) {
       if (c.nodeType === 3) add(c.data, false);
       else if (c.nodeType === 1) {
-        if (hiddenForName(c)) continue;
+        if (hiddenForName(c) || stopsContent(c)) continue;
         add(nameOf(c, visited, true, depth + 1), !inline(c));
       }
     }
@@ -239,11 +266,11 @@ function (opts) {
   // nameOf follows the accessible name computation: labelledby, aria-label,
   // the host language's labels, content (for roles named by it, or when
   // recursing), then the title.
-  const nameOf = (el, visited, recursing, depth) => {
+  const nameOf = (el, visited, recursing, depth, knownRole) => {
     if (visited.has(el) || depth > 30) return '';
     visited.add(el);
     const tag = el.localName;
-    const role = roleOf(el, tag);
+    const role = knownRole || roleOf(el, tag);
     if (!recursing && attr(el, 'aria-labelledby')) {
       const parts = [];
       for (const id of attr(el, 'aria-labelledby').trim().split(/\s+/)) {
@@ -299,9 +326,9 @@ function (opts) {
         const lg = Array.from(el.children).find((c) => c.localName === 'legend');
         if (lg) { const s = textOfContent(lg, visited, depth); if (s.trim()) return s; }
       }
-      if (tag === 'figure') {
-        const fc = Array.from(el.children).find((c) => c.localName === 'figcaption');
-        if (fc) { const s = textOfContent(fc, visited, depth); if (s.trim()) return s; }
+      if (tag === 'optgroup') {
+        const l = attr(el, 'label');
+        if (l && l.trim()) return l;
       }
       if (tag === 'table') {
         const cap = el.caption;
@@ -321,7 +348,7 @@ function (opts) {
       if (s.trim()) return s;
       blank = s; // whitespace still separates the words around it
     }
-    const ti = attr(el, 'title');
+    const ti = noTitle.has(role) ? null : attr(el, 'title');
     if (ti && ti.trim()) return ti;
     return recursing ? blank : '';
   };
@@ -350,7 +377,7 @@ function (opts) {
         const r = attr(a, 'role');
         if (r ? r === 'list' : a.localName === 'ul' || a.localName === 'ol' || a.localName === 'menu') lv++;
       }
-      if (lv) p.push(['level', String(lv)]);
+      p.push(['level', String(Math.max(lv, 1))]);
     }
     if (checkable.has(role)) {
       let c = null;
@@ -384,7 +411,7 @@ function (opts) {
         if (tag === 'input' && el.type === 'file') return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(', ') : (el.multiple ? 'No file chosen' : 'No file chosen');
         return '';
       case 'progressbar': case 'meter':
-        return '';
+        return tag === 'progress' || tag === 'meter' ? (tag === 'progress' && el.position < 0 ? '' : String(el.value)) : attr(el, 'aria-valuenow') || '';
     }
     return '';
   };
@@ -430,6 +457,7 @@ function (opts) {
     }
   };
   let widgets = 0;
+  const bullets = { disc: '•', circle: '◦', square: '▪' };
   const element = (el, parent) => {
     const tag = el.localName;
     if (skipTags.has(tag)) return;
@@ -455,17 +483,28 @@ function (opts) {
       if (role === 'generic' && style(el).display === 'table') role = 'LayoutTable';
       // Unnamed structure: its children move up, as the renderer would do.
       const name = role === 'generic' ? attr(el, 'aria-label') || '' : role === 'LayoutTable' ? 'x' : '';
-      if (!name.trim() || interactiveOnly) {
-        if (role === 'generic' && tag !== 'body' && tag !== 'html' && (attr(el, 'contenteditable') === 'true' || attr(el, 'contenteditable') === '')) role = 'textbox';
-        else { walk(el, parent); return; }
-      }
+      if (!name.trim() || interactiveOnly) { walk(el, parent); return; }
     }
-    const name = collapse(nameOf(el, new Set(), false, 0)).trim();
+    const name = collapse(nameOf(el, new Set(), false, 0, role)).trim();
     const key = keyOf(el);
     const value = collapse(valueOf(el, tag, role));
     const url = role === 'link' && el.href ? String(el.href.baseVal !== undefined ? el.href.baseVal : el.href) : '';
-    const me = push(parent, role, name, value, key, propsOf(el, tag, role), url, boxOf(el));
-    if (role === 'Iframe') return;
+    // An editable region's text is its value, as Chromium reports it.
+    const editable = el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
+    const shownValue = editable && role === 'generic' ? collapse(el.textContent).trim() : value;
+    const me = push(parent, role, name, shownValue, key, propsOf(el, tag, role), url, boxOf(el));
+    // An iframe's document is walked on its own; fallback content of a
+    // progress bar or meter is not rendered.
+    if (role === 'Iframe' || tag === 'progress' || tag === 'meter') return;
+    if (!interactiveOnly) {
+      // Chromium's own children: an image button's image, and the bullet of
+      // a list item given another role (a listitem's marker is not shown).
+      if (tag === 'input' && el.type === 'image') push(me, 'image', '', '', 0, 0, '', '');
+      if (tag === 'li' && role !== 'listitem') {
+        const bullet = bullets[style(el).listStyleType];
+        if (bullet && style(el).display === 'list-item') push(me, 'StaticText', bullet, '', 0, 0, '', '');
+      }
+    }
     walk(el, me);
   };
   const root = push(-1, 'RootWebArea', collapse(doc.title).trim(), '', 0, 0, '', '');
