@@ -209,6 +209,13 @@ func (t *Tab) Settle(ctx context.Context, before Activity, w *NavWatch) (navigat
 	// One round trip to the renderer is a barrier: events the action caused
 	// have reached us once it answers.
 	t.Session.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "0"}, nil)
+	return t.SettleAfterBarrier(ctx, before, w)
+}
+
+// SettleAfterBarrier is Settle for an action whose last step was itself a
+// call into the page's renderer (on t.Session), which already serves as the
+// barrier.
+func (t *Tab) SettleAfterBarrier(ctx context.Context, before Activity, w *NavWatch) (navigated bool) {
 	now := t.Mark()
 	if now.nav != before.nav && w != nil {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)

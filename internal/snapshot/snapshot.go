@@ -133,9 +133,10 @@ type out struct {
 	line     string
 	ref      *Ref // set for element lines that get a ref; its ID is given when written
 	children []*out
-	keep     bool // has content of its own (a name, a ref worth keeping, text)
-	away     bool // outside Options.Area
-	reach    int8 // memo for reachesArea: 0 unknown, 1 yes, -1 no
+	target   string // a link's URL, for folding repeats
+	keep     bool   // has content of its own (a name, a ref worth keeping, text)
+	away     bool   // outside Options.Area
+	reach    int8   // memo for reachesArea: 0 unknown, 1 yes, -1 no
 }
 
 type renderer struct {
@@ -163,6 +164,9 @@ func Render(root *Frame, opts Options, ids *IDs) Result {
 		} else {
 			top = r.node(root, root, index, root.Nodes[0].ID, parentText{}, true)
 		}
+	}
+	if opts.Interactive && opts.Area == nil {
+		top = foldRepeats(top)
 	}
 	var b strings.Builder
 	r.write(&b, top, 0)
@@ -262,6 +266,9 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 	}
 	// Under -i an iframe line only heads the interactive elements inside it.
 	o := &out{keep: !(r.opts.Interactive && isIframe), name: name, role: displayRole(role), away: !near}
+	if role == "link" {
+		o.target = n.URL
+	}
 	if !r.opts.NoRefs && n.Key != 0 {
 		o.ref = &Ref{FrameID: f.ID, World: f.World, Key: n.Key, Role: displayRole(role), Name: name}
 	}
@@ -313,6 +320,37 @@ func (r *renderer) node(root, f *Frame, index map[string]located, id string, par
 	}
 	o.children = kids(parentText{name, strings.TrimSpace(collapse(n.Value))})
 	return []*out{o}
+}
+
+// foldRepeats drops, from a flat -i list, links that repeat an earlier
+// link's name and target (a docs page links "IOBase" thirty times): one ref
+// goes where all of them go. The first line counts the ones it stands for.
+// Each iframe's list is folded on its own; script links never fold.
+func foldRepeats(list []*out) []*out {
+	type link struct{ name, target string }
+	first := map[link]*out{}
+	count := map[*out]int{}
+	kept := list[:0]
+	for _, o := range list {
+		if len(o.children) > 0 {
+			o.children = foldRepeats(o.children)
+		}
+		if o.role != "link" || o.name == "" || o.target == "" || strings.HasPrefix(o.target, "javascript:") {
+			kept = append(kept, o)
+			continue
+		}
+		k := link{o.name, o.target}
+		if f := first[k]; f != nil {
+			count[f]++
+			continue
+		}
+		first[k] = o
+		kept = append(kept, o)
+	}
+	for o, n := range count {
+		o.line += fmt.Sprintf(" (+%d identical links)", n)
+	}
+	return kept
 }
 
 // dropEchoes removes text lines that only repeat a sibling element's name,

@@ -147,3 +147,37 @@ func BenchmarkRender(b *testing.B) {
 		Render(&f, Options{Interactive: true}, nil)
 	}
 }
+
+func TestInteractiveFoldsIdenticalLinks(t *testing.T) {
+	f := &Frame{ID: "F", URL: "https://example.com/", Nodes: []Node{
+		{ID: "1", Role: "RootWebArea", Children: []string{"2", "3", "4", "5", "6", "7", "8"}},
+		{ID: "2", Role: "link", Name: "IOBase", URL: "https://example.com/io#IOBase", Key: 2},
+		{ID: "3", Role: "link", Name: "IOBase", URL: "https://example.com/io#IOBase", Key: 3},
+		{ID: "4", Role: "link", Name: "IOBase", URL: "https://example.com/other", Key: 4},
+		{ID: "5", Role: "button", Name: "Save", Key: 5},
+		{ID: "6", Role: "button", Name: "Save", Key: 6},
+		{ID: "7", Role: "link", Name: "IOBase", URL: "https://example.com/io#IOBase", Key: 7},
+		{ID: "8", Role: "link", Name: "Run", URL: "javascript:run()", Key: 8},
+	}}
+	f.Nodes = append(f.Nodes, Node{ID: "9", Role: "link", Name: "Run", URL: "javascript:run()", Key: 9})
+	f.Nodes[0].Children = append(f.Nodes[0].Children, "9")
+	res := Render(f, Options{Interactive: true}, nil)
+	want := strings.Join([]string{
+		`@e1 [link] "IOBase" (+2 identical links)`,
+		`@e2 [link] "IOBase"`,
+		`@e3 [button] "Save"`,
+		`@e4 [button] "Save"`,
+		`@e5 [link] "Run"`,
+		`@e6 [link] "Run"`,
+	}, "\n")
+	if res.Text != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", res.Text, want)
+	}
+	if len(res.Refs) != 6 || res.Refs[0].Key != 2 {
+		t.Fatalf("refs: %+v", res.Refs)
+	}
+	// The full tree keeps every link.
+	if full := Render(f, Options{}, nil); strings.Count(full.Text, `"IOBase"`) != 4 {
+		t.Fatalf("full snapshot folded links:\n%s", full.Text)
+	}
+}
