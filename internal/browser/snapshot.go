@@ -87,28 +87,37 @@ func (t *Tab) axFrame(ctx context.Context, frameID cdproto.FrameID) (*snapshot.F
 		return f, nil
 	}
 	// Fetch the documents inside the iframes in parallel.
-	f.Children = make(map[int64]*snapshot.Frame, len(iframes))
+	f.Children = inParallel(iframes, func(backend int64) *snapshot.Frame {
+		d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: cdproto.BackendNodeID(backend)})
+		if err != nil || d.Node == nil || d.Node.FrameID == "" {
+			return nil
+		}
+		child, _ := t.axFrame(ctx, d.Node.FrameID)
+		return child
+	})
+	return f, nil
+}
+
+// inParallel fetches the documents of a frame's iframes (by key) at once.
+// A frame still loading or just removed comes back nil, and renders as an
+// empty iframe.
+func inParallel(keys []int64, fetch func(key int64) *snapshot.Frame) map[int64]*snapshot.Frame {
+	children := make(map[int64]*snapshot.Frame, len(keys))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for _, backend := range iframes {
+	for _, key := range keys {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: cdproto.BackendNodeID(backend)})
-			if err != nil || d.Node == nil || d.Node.FrameID == "" {
-				return
+			if child := fetch(key); child != nil {
+				mu.Lock()
+				children[key] = child
+				mu.Unlock()
 			}
-			child, err := t.axFrame(ctx, d.Node.FrameID)
-			if err != nil {
-				return // a frame still loading or just removed renders as an empty iframe
-			}
-			mu.Lock()
-			f.Children[backend] = child
-			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	return f, nil
+	return children
 }
 
 func (t *Tab) frameURL(id cdproto.FrameID) string {

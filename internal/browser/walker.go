@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
@@ -29,13 +28,22 @@ import (
 var walkerSource string
 
 // walkerJS is the function itself, without the file's leading comment.
-var walkerJS = walkerSource[strings.Index(walkerSource, "function (opts)"):]
+var walkerJS = walkerSource[strings.Index(walkerSource, "\nfunction (")+1:]
 
 // TreeOptions say what a snapshot needs from the tree.
 type TreeOptions struct {
 	Interactive bool // only interactive elements (and iframes) are needed
 	Boxes       bool // measure elements' boxes, for --viewport
+	// Scope (-s) is the backend node id of the element to walk from, in
+	// the frame Tree is given. When the frame is taken from getFullAXTree
+	// instead (its World is 0), the whole frame comes back and the renderer
+	// scopes it by this id.
+	Scope int64
 }
+
+// ErrNotRendered: the scope element is not rendered (display: none here or
+// above), so it has no place in a snapshot.
+var ErrNotRendered = errors.New("element is not rendered")
 
 // UseAXEngine reports whether BROWSE_SNAPSHOT_ENGINE=ax asks for the
 // getFullAXTree engine everywhere (to compare, or to work around a
@@ -53,7 +61,7 @@ func (t *Tab) Tree(ctx context.Context, frameID cdproto.FrameID, opts TreeOption
 		frameID = t.MainFrameID()
 	}
 	f, w, h, err := t.walkFrame(ctx, frameID, opts, true)
-	if errors.Is(err, errBrowserWidgets) {
+	if errors.Is(err, errNeedsAXTree) {
 		if opts.Boxes {
 			return t.AXTreeNearViewport(ctx, frameID)
 		}
@@ -143,14 +151,30 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 		return nil, 0, 0, fmt.Errorf("frame %s is gone", frameID)
 	}
 	arg := map[string]any{"interactive": opts.Interactive, "boxes": opts.Boxes && top}
-	obj, world, err := t.callInWorld(ctx, s, frameID, walkerJS, []any{arg}, true)
+	var obj *runtime.RemoteObject
+	var world runtime.ExecutionContextID
+	var err error
+	if top && opts.Scope != 0 {
+		obj, world, err = t.walkScope(ctx, s, frameID, arg, opts.Scope)
+	} else {
+		obj, world, err = t.callInWorld(ctx, s, frameID, walkerJS, []any{arg}, true)
+	}
+	var jsErr *JSError
+	if errors.As(err, &jsErr) {
+		// The walk itself failed (a document nested deeper than the
+		// script's stack, say): Chromium's own tree has no such limit.
+		return nil, 0, 0, errNeedsAXTree
+	}
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	// Handles made while walking this frame (closed shadow roots, iframe
 	// elements) go in one group, freed at the end; a plain page makes none.
 	group := "browse-walk-" + string(frameID)
-	text, hosts, w, h, widgets := walkerText(obj)
+	text, hosts, w, h, widgets, found := walkerText(obj)
+	if !found {
+		return nil, 0, 0, ErrNotRendered
+	}
 	if hosts > 0 || strings.Contains(text, "\x1fIframe\x1f") {
 		defer func() {
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
@@ -159,7 +183,7 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 		}()
 	}
 	if widgets > 0 {
-		return nil, 0, 0, errBrowserWidgets
+		return nil, 0, 0, errNeedsAXTree
 	}
 	if hosts > 0 {
 		found, err := t.showClosedRoots(ctx, s, world, group)
@@ -167,10 +191,16 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 			return nil, 0, 0, err
 		}
 		if found {
-			if obj, err = callWorld(ctx, s, world, "", walkerJS, []any{arg}, true); err != nil {
+			args := []any{arg}
+			if top && opts.Scope != 0 {
+				obj, _, err = t.walkScope(ctx, s, frameID, arg, opts.Scope)
+			} else {
+				obj, err = callWorld(ctx, s, world, "", walkerJS, args, true)
+			}
+			if err != nil {
 				return nil, 0, 0, err
 			}
-			text, _, w, h, _ = walkerText(obj)
+			text, _, w, h, _, _ = walkerText(obj)
 		}
 	}
 	f, iframes := parseWalk(text, opts.Boxes && top)
@@ -178,51 +208,65 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 	if len(iframes) == 0 {
 		return f, w, h, nil
 	}
-	f.Children = make(map[int64]*snapshot.Frame, len(iframes))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, key := range iframes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			childID, err := t.childFrameID(ctx, s, world, group, key)
-			if err != nil || childID == "" {
-				return
-			}
-			child, _, _, err := t.walkFrame(ctx, childID, opts, false)
-			if errors.Is(err, errBrowserWidgets) {
-				child, err = t.axFrame(ctx, childID)
-			}
-			if err != nil {
-				return // a frame still loading or just removed renders as an empty iframe
-			}
-			mu.Lock()
-			f.Children[key] = child
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	f.Children = inParallel(iframes, func(key int64) *snapshot.Frame {
+		childID, err := t.childFrameID(ctx, s, world, group, key)
+		if err != nil || childID == "" {
+			return nil
+		}
+		child, _, _, err := t.walkFrame(ctx, childID, opts, false)
+		if errors.Is(err, errNeedsAXTree) {
+			child, err = t.axFrame(ctx, childID)
+		}
+		if err != nil {
+			return nil
+		}
+		return child
+	})
 	return f, w, h, nil
 }
 
-// errBrowserWidgets: the frame holds controls the browser draws itself
-// (media players), which only getFullAXTree sees.
-var errBrowserWidgets = errors.New("frame has browser-drawn controls")
+// errNeedsAXTree: the frame is taken from getFullAXTree instead, because
+// it holds controls the browser draws itself (media players), which no
+// script sees, or because the walk failed.
+var errNeedsAXTree = errors.New("frame needs getFullAXTree")
 
 // walkerText splits the walker's answer into its header and its records.
-func walkerText(obj *runtime.RemoteObject) (text string, hosts int, w, h float64, widgets int) {
+func walkerText(obj *runtime.RemoteObject) (text string, hosts int, w, h float64, widgets int, found bool) {
 	if obj == nil || !decodeInto(obj.Value, &text) {
-		return "", 0, 0, 0, 0
+		return "", 0, 0, 0, 0, true
 	}
 	head, rest, _ := strings.Cut(text, "\x1e")
 	fields := strings.Fields(head)
-	if len(fields) == 4 {
+	if len(fields) == 5 {
 		hosts, _ = strconv.Atoi(fields[0])
 		w, _ = strconv.ParseFloat(fields[1], 64)
 		h, _ = strconv.ParseFloat(fields[2], 64)
 		widgets, _ = strconv.Atoi(fields[3])
 	}
-	return rest, hosts, w, h, widgets
+	return rest, hosts, w, h, widgets, len(fields) != 5 || fields[4] == "1"
+}
+
+// walkScope walks from one element (by backend node id) of the frame, in
+// the frame's world.
+func (t *Tab) walkScope(ctx context.Context, s *cdp.Session, frameID cdproto.FrameID, arg map[string]any, backend int64) (*runtime.RemoteObject, runtime.ExecutionContextID, error) {
+	for attempt := 0; ; attempt++ {
+		world, err := t.world(ctx, s, frameID, attempt > 0)
+		if err != nil {
+			return nil, 0, err
+		}
+		var res struct {
+			Object *runtime.RemoteObject `json:"object"`
+		}
+		err = s.Call(ctx, "DOM.resolveNode", map[string]any{"backendNodeId": backend, "executionContextId": world, "objectGroup": "browse-walk-" + string(frameID)}, &res)
+		if err != nil || res.Object == nil {
+			return nil, 0, ErrNotRendered // it left the document
+		}
+		obj, err := callWorld(ctx, s, world, "", walkerJS, []any{arg, res.Object.ObjectID}, true)
+		if errors.Is(err, ErrContextGone) && attempt == 0 {
+			continue
+		}
+		return obj, world, err
+	}
 }
 
 // parseWalk turns the walker's records into a tree, and lists the keys of

@@ -2,9 +2,10 @@
 // no DOM mutation, not subject to the page's CSP) and returns the frame's
 // accessibility tree as Chromium computes it: roles, names, values and
 // states, in flat-tree order (shadow roots and slots included). It is called
-// as a function of one argument, {interactive: bool, boxes: bool}, and
-// returns one string (cheaper to carry and split than JSON): a header line
-// "hosts width height widgets", then one record per node, separated by \x1e, of
+// as a function of {interactive: bool, boxes: bool} and, for -s, the
+// element to start from, and returns one string (cheaper to carry and
+// split than JSON): a header line "hosts width height widgets found"
+// (found is 0 when the -s element is not rendered), then one record per node, separated by \x1e, of
 // fields separated by \x1f: parent, role, name, value, key, props
 // ("name=value" joined by ","), url, box ("x,y,w,h" in client pixels).
 // key identifies an element in this world (refs resolve through
@@ -13,7 +14,7 @@
 // it finds to __browse.closed, and walks again. widgets counts media
 // elements with the browser's own controls, which live in a shadow root no
 // script can reach: the caller takes such a frame from getFullAXTree.
-function (opts) {
+function (opts, scope) {
   const W = globalThis.__browse || (globalThis.__browse = {
     keys: new WeakMap(), els: new Map(), next: 0,
     closed: new WeakMap(), checked: new WeakSet(), pending: [],
@@ -508,6 +509,14 @@ function (opts) {
     walk(el, me);
   };
   const root = push(-1, 'RootWebArea', collapse(doc.title).trim(), '', 0, 0, '', '');
-  if (doc.documentElement) walk(doc.documentElement, root);
-  return W.pending.length + ' ' + innerWidth + ' ' + innerHeight + ' ' + widgets + '\x1e' + nodes.join('\x1e');
+  let found = 1;
+  if (scope) {
+    // -s: the element and what it holds; a rendered ancestor chain is what
+    // puts it in the tree at all.
+    for (let a = scope; a && a.nodeType === 1; a = a.parentElement || (a.getRootNode().host || null)) {
+      if (visibility(a) === 'none') { found = 0; break; }
+    }
+    if (found) element(scope, root);
+  } else if (doc.documentElement) walk(doc.documentElement, root);
+  return W.pending.length + ' ' + innerWidth + ' ' + innerHeight + ' ' + widgets + ' ' + found + '\x1e' + nodes.join('\x1e');
 }

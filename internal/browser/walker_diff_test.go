@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -164,4 +165,72 @@ func fileSize(path string) int64 {
 		return 0
 	}
 	return st.Size()
+}
+
+// fixtureTab opens a page of the repository's testdata in a new browser.
+func fixtureTab(t *testing.T, page string) (*Tab, context.Context) {
+	br := startBrowser(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir("../../testdata")))
+	t.Cleanup(srv.Close)
+	tab, _ := br.Tab(0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	if _, err := tab.Navigate(ctx, srv.URL+"/"+page); err != nil {
+		t.Fatal(err)
+	}
+	return tab, ctx
+}
+
+// A document deeper than the walker's stack is taken from getFullAXTree
+// whole, rather than failing the snapshot.
+func TestWalkerFallsBackOnDeepDocuments(t *testing.T) {
+	tab, ctx := fixtureTab(t, "deep.html")
+	f, _, err := tab.Tree(ctx, "", TreeOptions{Interactive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := snapshot.Render(f, snapshot.Options{Interactive: true, NoRefs: true}, nil).Text
+	if f.World != 0 || text != `[button] "Deep button"` {
+		t.Fatalf("world %d, snapshot %q", f.World, text)
+	}
+}
+
+// -s: the walk from one element against getFullAXTree's tree scoped to it.
+func TestWalkerScopeMatchesAXTree(t *testing.T) {
+	tab, ctx := fixtureTab(t, "names-and-roles.html")
+	axTree, err := tab.AXTree(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sel := range []string{"header", "fieldset", "form", "table", "#slot-host", "details", "main > ul", "h1"} {
+		el, _, err := tab.QueryCSS(ctx, "", sel)
+		if err != nil {
+			t.Fatal(sel, err)
+		}
+		backend, err := el.NodeBackendID(ctx)
+		el.Release()
+		if err != nil {
+			t.Fatal(sel, err)
+		}
+		for _, interactive := range []bool{true, false} {
+			want := snapshot.Render(axTree, snapshot.Options{Interactive: interactive, NoRefs: true, ScopeBackendID: backend}, nil)
+			tree, _, err := tab.Tree(ctx, "", TreeOptions{Interactive: interactive, Scope: backend})
+			if err != nil {
+				t.Fatal(sel, err)
+			}
+			got := snapshot.Render(tree, snapshot.Options{Interactive: interactive, NoRefs: true}, nil)
+			if !want.Found || got.Text != want.Text {
+				t.Errorf("-s %s -i=%v:\nAX:\n%s\nwalker:\n%s", sel, interactive, want.Text, got.Text)
+			}
+		}
+	}
+	// A hidden element has no place in a snapshot.
+	el, _, err := tab.QueryCSS(ctx, "", "[hidden] button")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend, _ := el.NodeBackendID(ctx)
+	if _, _, err := tab.Tree(ctx, "", TreeOptions{Scope: backend}); !errors.Is(err, ErrNotRendered) {
+		t.Fatalf("hidden scope: %v", err)
+	}
 }

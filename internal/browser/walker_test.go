@@ -20,7 +20,7 @@ func walkerAnswer(t testing.TB, s string) *runtime.RemoteObject {
 
 func TestParseWalk(t *testing.T) {
 	rec := func(fields ...string) string { return strings.Join(fields, "\x1f") }
-	answer := "2 1280 720 0\x1e" + strings.Join([]string{
+	answer := "2 1280 720 0 1\x1e" + strings.Join([]string{
 		rec("-1", "RootWebArea", "Page", "", "0", "", "", ""),
 		rec("0", "list", "", "", "3", "", "", "0,10,100,20"),
 		rec("1", "link", "One", "", "4", "focused=true", "https://example.com/1", "0,10,50,20"),
@@ -28,8 +28,8 @@ func TestParseWalk(t *testing.T) {
 		rec("0", "Iframe", "", "", "6", "", "", ""),
 		rec("9", "button", "orphan", "", "7", "", "", ""), // a parent out of range is dropped, not a crash
 	}, "\x1e")
-	text, hosts, w, h, widgets := walkerText(walkerAnswer(t, answer))
-	if hosts != 2 || w != 1280 || h != 720 || widgets != 0 {
+	text, hosts, w, h, widgets, found := walkerText(walkerAnswer(t, answer))
+	if hosts != 2 || w != 1280 || h != 720 || widgets != 0 || !found {
 		t.Fatalf("header: hosts %d, %vx%v, widgets %d", hosts, w, h, widgets)
 	}
 	f, iframes := parseWalk(text, true)
@@ -64,7 +64,7 @@ func FuzzParseWalk(f *testing.F) {
 		if !utf8.ValidString(answer) {
 			return // the protocol carries JSON strings: valid UTF-8 only
 		}
-		text, _, _, _, _ := walkerText(walkerAnswer(t, answer))
+		text, _, _, _, _, _ := walkerText(walkerAnswer(t, answer))
 		fr, _ := parseWalk(text, true)
 		for i, n := range fr.Nodes {
 			for _, c := range n.Children {

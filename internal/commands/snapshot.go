@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -68,41 +69,46 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 		return "", err
 	}
 	frame := c.Tab.CurrentFrame()
+	var scope int64
 	if opts.Scope != "" {
 		t, err := resolve(ctx, c, opts.Scope, false)
 		if err != nil {
 			return "", err
 		}
-		id, err := t.el.NodeBackendID(ctx)
+		scope, err = t.el.NodeBackendID(ctx)
+		frame = t.el.FrameID // a ref may point into another frame
 		t.el.Release()
 		if err != nil {
 			return "", actionError(t, err)
 		}
-		opts.Render.ScopeBackendID = id
 	}
 	var tree *snapshot.Frame
 	var area snapshot.Box
-	switch {
-	case opts.Render.ScopeBackendID != 0 || browser.UseAXEngine():
-		// -s names its element by backend node id, which only the
-		// getFullAXTree engine's tree carries.
+	if browser.UseAXEngine() {
 		if opts.Viewport {
 			tree, area, err = c.Tab.AXTreeNearViewport(ctx, frame)
 		} else {
 			tree, err = c.Tab.AXTree(ctx, frame)
 		}
-	default:
-		tree, area, err = c.Tab.Tree(ctx, frame, browser.TreeOptions{Interactive: opts.Render.Interactive, Boxes: opts.Viewport})
+	} else {
+		tree, area, err = c.Tab.Tree(ctx, frame, browser.TreeOptions{Interactive: opts.Render.Interactive, Boxes: opts.Viewport, Scope: scope})
 	}
 	if opts.Viewport {
 		opts.Render.Area = &area
 	}
+	if errors.Is(err, browser.ErrNotRendered) {
+		return "", scopeNotFound(opts.Scope)
+	}
 	if err != nil {
 		return "", pageError(err)
 	}
+	if tree.World == 0 {
+		// getFullAXTree's tree is the whole frame: the renderer scopes it.
+		opts.Render.ScopeBackendID = scope
+	}
 	res := snapshot.Render(tree, opts.Render, c.Tab.RefIDs())
 	if opts.Render.ScopeBackendID != 0 && !res.Found {
-		return "", Errorf("Scope to a visible element, or drop -s.", "%s is not in the accessibility tree (it is hidden, or purely presentational).", opts.Scope)
+		return "", scopeNotFound(opts.Scope)
 	}
 	entries := make([]browser.RefEntry, 0, len(res.Refs))
 	for _, r := range res.Refs {
@@ -180,6 +186,10 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 		out += "\n\nAnnotated screenshot: " + path
 	}
 	return out, nil
+}
+
+func scopeNotFound(scope string) error {
+	return Errorf("Scope to a visible element, or drop -s.", "%s is not in the accessibility tree (it is hidden, or purely presentational).", scope)
 }
 
 // refEntry is the ref map's record of a rendered ref: by backend node id

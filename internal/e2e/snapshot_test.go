@@ -68,6 +68,7 @@ func TestSnapshotShapesAndFlags(t *testing.T) {
 	if strings.Contains(scoped, "Open card") || strings.Contains(scoped, "Interaction fixture") {
 		t.Fatal("-s did not scope")
 	}
+	w.fails("not in the accessibility tree", "snapshot", "-s", "#menu")
 	w.fails("Unknown flag", "snapshot", "-x")
 	w.fails("-d takes a depth", "snapshot", "-d", "zero")
 	w.fails("use it with -a", "snapshot", "-o", "/tmp/x.png")
