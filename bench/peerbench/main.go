@@ -62,15 +62,15 @@ func main() {
 
 	fmt.Printf("browse vs agent-browser (fresh CLI process per command; interleaved; %d warm runs, %d cold starts)\n\n", *runs, *colds)
 	b.cold(srv.URL+benchPages[0].path, max(*colds, 1))
-	floor := b.floor(max(*runs, 1))
+	b.floor(max(*runs, 1))
 	var firstURL [2]side // warm url on the first page, set against the floor
 	for i, p := range benchPages {
-		url := b.warm(p, srv.URL+p.path, max(*runs, 1))
+		url := b.warm(p, srv.URL+p.path, max(*runs, 1), i == 0)
 		if i == 0 {
 			firstURL = url
 		}
 	}
-	b.floorRatios(floor, firstURL, benchPages[0].what)
+	b.floorRatios(b.helloBesideURL, firstURL, benchPages[0].what)
 	if *corpus == "" {
 		b.skipRow("corpus", "no corpus directory given (-corpus; scripts/install-corpus.sh installs python3-doc)")
 	} else {
@@ -102,6 +102,12 @@ type bench struct {
 	skipped  []string
 
 	agentDownNoted bool // the one line saying agent-browser did not run
+
+	hello *peer.Tool // the Go hello-world, once built
+	// helloBesideURL is the hello-world timed right before each warm url
+	// run of the first page: the floor ratio compares runs taken under the
+	// same load, not minutes apart.
+	helloBesideURL side
 }
 
 func newBench(work string) *bench {
@@ -272,14 +278,16 @@ func order(run int) [2]int {
 
 // floor times a Go hello-world, the least a fresh process can cost here,
 // and each CLI's --version, its own floor without a daemon.
-func (b *bench) floor(runs int) side {
+func (b *bench) floor(runs int) {
 	var hello side
 	dir := filepath.Join(b.work, "hello")
 	bin, err := buildHello(dir)
 	if err != nil {
 		hello.err = err
+		b.helloBesideURL.err = err
 	} else {
 		t := &peer.Tool{Name: "hello", Bin: bin, Dir: dir}
+		b.hello = t
 		hello.time(t) // untimed: page the binary in
 		hello.times = nil
 		for range runs {
@@ -306,7 +314,6 @@ func (b *bench) floor(runs int) side {
 		}
 	}
 	b.timeRow("CLI floor: --version (no daemon)", version)
-	return hello
 }
 
 func buildHello(dir string) (string, error) {
@@ -362,7 +369,7 @@ func each(browseArgs, agentArgs []string) func(int, string) []string {
 //     subresources, the two are a moment apart.
 //   - browse wraps page content in UNTRUSTED EXTERNAL CONTENT markers
 //     (about 150 bytes); agent-browser prints it bare by default.
-func (b *bench) warm(p benchPage, url string, runs int) [2]side {
+func (b *bench) warm(p benchPage, url string, runs int, withFloor bool) [2]side {
 	steps := []step{
 		{what: "url", args: each([]string{"url"}, []string{"get", "url"})},
 		{what: "text", bytes: true, args: each([]string{"text"}, []string{"get", "text", "body"})},
@@ -396,6 +403,9 @@ func (b *bench) warm(p benchPage, url string, runs int) [2]side {
 	}
 	for run := range runs + 1 {
 		for i, s := range steps {
+			if s.what == "url" && withFloor && b.hello != nil && run > 0 {
+				b.helloBesideURL.time(b.hello)
+			}
 			for _, who := range order(run) {
 				f := &figures[i][who]
 				if pageErr[who] != nil {
