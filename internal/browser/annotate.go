@@ -35,12 +35,13 @@ func (t *Tab) Annotate(ctx context.Context, refs []RefEntry) ([]byte, error) {
 			}
 			params := dom.GetContentQuadsParams{BackendNodeID: cdproto.BackendNodeID(r.BackendNodeID)}
 			if r.World != 0 {
-				el, err := t.resolveWorldRef(ctx, s, r)
+				el := worldRef(s, r)
+				id, err := el.Handle(ctx)
 				if err != nil {
 					return
 				}
 				defer el.Release()
-				params = dom.GetContentQuadsParams{ObjectID: el.ObjectID}
+				params = dom.GetContentQuadsParams{ObjectID: id}
 			}
 			q, err := cdproto.Call(ctx, s, dom.GetContentQuads, params)
 			if err != nil || len(q.Quads) == 0 || len(q.Quads[0]) < 8 {

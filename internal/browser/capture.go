@@ -182,7 +182,11 @@ func (t *Tab) elementBox(ctx context.Context, el *Element) (Rect, error) {
 	}`); err != nil {
 		return Rect{}, err
 	}
-	q, err := cdproto.Call(ctx, el.Session, dom.GetBoxModel, dom.GetBoxModelParams{ObjectID: el.ObjectID})
+	id, err := el.Handle(ctx)
+	if err != nil {
+		return Rect{}, err
+	}
+	q, err := cdproto.Call(ctx, el.Session, dom.GetBoxModel, dom.GetBoxModelParams{ObjectID: id})
 	var ce *cdp.Error
 	switch {
 	case errors.As(err, &ce) && strings.Contains(ce.Message, "box model"):

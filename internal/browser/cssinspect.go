@@ -47,14 +47,18 @@ func (t *Tab) InspectCSS(ctx context.Context, el *Element) (*CSSInspection, erro
 	if _, err := cdproto.Call(ctx, s, dom.GetDocument, dom.GetDocumentParams{Depth: &zero}); err != nil {
 		return nil, err
 	}
-	node, err := cdproto.Call(ctx, s, dom.RequestNode, dom.RequestNodeParams{ObjectID: el.ObjectID})
+	handle, err := el.Handle(ctx)
+	if err != nil {
+		return nil, err
+	}
+	node, err := cdproto.Call(ctx, s, dom.RequestNode, dom.RequestNodeParams{ObjectID: handle})
 	if err != nil {
 		return nil, err
 	}
 	if node.NodeID == 0 {
 		return nil, fmt.Errorf("the element is not in a document Chromium can inspect")
 	}
-	desc, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID})
+	desc, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: handle})
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +78,7 @@ func (t *Tab) InspectCSS(ctx context.Context, el *Element) (*CSSInspection, erro
 		Sheets:   map[cdproto.StyleSheetID]*css.StyleSheetHeader{},
 	}
 	// An element that is not rendered has no box; that is an answer, not a failure.
-	if box, err := cdproto.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{ObjectID: el.ObjectID}); err == nil {
+	if box, err := cdproto.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{ObjectID: handle}); err == nil {
 		out.Box = box.Model
 	} else if ctx.Err() != nil {
 		return nil, ctx.Err()

@@ -146,7 +146,11 @@ func (e *Element) NodeBackendID(ctx context.Context) (int64, error) {
 	if e.BackendNodeID != 0 {
 		return e.BackendNodeID, nil
 	}
-	d, err := cdproto.Call(ctx, e.Session, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: e.ObjectID})
+	handle, err := e.Handle(ctx)
+	if err != nil {
+		return 0, err
+	}
+	d, err := cdproto.Call(ctx, e.Session, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: handle})
 	if err != nil || d.Node == nil {
 		return 0, err
 	}

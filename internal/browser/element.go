@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -32,22 +33,55 @@ func (e *SelectorError) Error() string {
 
 // Element is a handle to one element in a frame's document.
 type Element struct {
-	Session       *cdp.Session
+	Session *cdp.Session
+	// ObjectID is the page-side handle. An element named by a walker ref
+	// starts without one: Call finds it by key within its own round trip,
+	// and Handle makes one only for the calls that need it.
 	ObjectID      runtime.RemoteObjectID
 	FrameID       cdproto.FrameID // "" for the main frame
 	BackendNodeID int64           // 0 when found by CSS
+	world         runtime.ExecutionContextID
+	key           int64
 }
 
 // Call runs fn (a JS function declaration) with this bound to the element.
 // A node that has left the document fails with a stale error (see IsStale)
 // instead of acting on a detached copy.
 func (e *Element) Call(ctx context.Context, fn string, args ...any) (*runtime.RemoteObject, error) {
+	if e.ObjectID == "" && e.world != 0 {
+		byKey := "function(k, ...a) { const el = globalThis.__browse && globalThis.__browse.get(k); if (!el) throw new Error('" + staleMarker + "'); return (" + fn + ").apply(el, a) }"
+		obj, err := callFunction(ctx, e.Session, "", e.world, byKey, append([]any{e.key}, args...)...)
+		if errors.Is(err, ErrContextGone) {
+			return nil, &JSError{Text: staleMarker} // the world went with its document
+		}
+		return obj, err
+	}
 	guarded := "function(...a) { if (!this.isConnected) throw new Error('" + staleMarker + "'); return (" + fn + ").apply(this, a) }"
 	return CallOn(ctx, e.Session, e.ObjectID, guarded, args...)
 }
 
+// Handle returns the element's page-side handle, making it first if the
+// element is known only by its walker key.
+func (e *Element) Handle(ctx context.Context) (runtime.RemoteObjectID, error) {
+	if e.ObjectID != "" || e.world == 0 {
+		return e.ObjectID, nil
+	}
+	obj, err := callWorld(ctx, e.Session, e.world, "", elementByKey, []any{e.key}, false)
+	if errors.Is(err, ErrContextGone) || (err == nil && (obj == nil || obj.ObjectID == "")) {
+		return "", &JSError{Text: staleMarker}
+	}
+	if err != nil {
+		return "", err
+	}
+	e.ObjectID = obj.ObjectID
+	return e.ObjectID, nil
+}
+
 // Release frees the page-side handle without waiting for the answer.
 func (e *Element) Release() {
+	if e.ObjectID == "" {
+		return
+	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()

@@ -50,6 +50,12 @@ func (t *Tab) EvaluateIn(ctx context.Context, frameID cdproto.FrameID, expr stri
 // CallOn calls a function declaration with this bound to a remote object.
 // Arguments are passed by value; the result is returned by value.
 func CallOn(ctx context.Context, s *cdp.Session, objectID runtime.RemoteObjectID, fn string, args ...any) (*runtime.RemoteObject, error) {
+	return callFunction(ctx, s, objectID, 0, fn, args...)
+}
+
+// callFunction is CallOn with this bound to objectID, or, without one, run
+// in the execution context contextID.
+func callFunction(ctx context.Context, s *cdp.Session, objectID runtime.RemoteObjectID, contextID runtime.ExecutionContextID, fn string, args ...any) (*runtime.RemoteObject, error) {
 	yes := true
 	callArgs := make([]callArgument, 0, len(args))
 	for _, a := range args {
@@ -68,6 +74,7 @@ func CallOn(ctx context.Context, s *cdp.Session, objectID runtime.RemoteObjectID
 	err := s.Call(ctx, "Runtime.callFunctionOn", &callFunctionOnParams{
 		FunctionDeclaration: fn,
 		ObjectID:            objectID,
+		ExecutionContextID:  contextID,
 		Arguments:           callArgs,
 		ReturnByValue:       &yes,
 		AwaitPromise:        &yes,
@@ -80,12 +87,13 @@ func CallOn(ctx context.Context, s *cdp.Session, objectID runtime.RemoteObjectID
 // difference: an argument's value is kept when it is the empty string.
 // cdproto tags it omitempty, so "" reached the page as undefined.
 type callFunctionOnParams struct {
-	FunctionDeclaration string                 `json:"functionDeclaration"`
-	ObjectID            runtime.RemoteObjectID `json:"objectId,omitempty"`
-	Arguments           []callArgument         `json:"arguments,omitempty"`
-	ReturnByValue       *bool                  `json:"returnByValue,omitempty"`
-	AwaitPromise        *bool                  `json:"awaitPromise,omitempty"`
-	UserGesture         *bool                  `json:"userGesture,omitempty"`
+	FunctionDeclaration string                     `json:"functionDeclaration"`
+	ObjectID            runtime.RemoteObjectID     `json:"objectId,omitempty"`
+	ExecutionContextID  runtime.ExecutionContextID `json:"executionContextId,omitzero"`
+	Arguments           []callArgument             `json:"arguments,omitempty"`
+	ReturnByValue       *bool                      `json:"returnByValue,omitempty"`
+	AwaitPromise        *bool                      `json:"awaitPromise,omitempty"`
+	UserGesture         *bool                      `json:"userGesture,omitempty"`
 }
 
 type callArgument struct {

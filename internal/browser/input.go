@@ -95,7 +95,11 @@ func (t *Tab) prepare(ctx context.Context, el *Element, needEnabled bool) (float
 // Input.dispatchMouseEvent expects it, adding the offsets of the
 // out-of-process frames it sits in.
 func (t *Tab) centre(ctx context.Context, el *Element) (float64, float64, error) {
-	q, err := cdproto.Call(ctx, el.Session, dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: el.ObjectID})
+	handle, err := el.Handle(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	q, err := cdproto.Call(ctx, el.Session, dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: handle})
 	if err != nil {
 		return 0, 0, err
 	}

@@ -133,14 +133,9 @@ func (t *Tab) ResolveRef(ctx context.Context, ref string) (*Element, *RefEntry, 
 		return nil, &entry, &RefError{Ref: id, Kind: RefFrameGone, Entry: &entry}
 	}
 	if entry.World != 0 {
-		el, err := t.resolveWorldRef(ctx, s, entry)
-		switch {
-		case err == nil:
-			return el, &entry, nil
-		case ctx.Err() != nil:
-			return nil, &entry, ctx.Err()
-		}
-		return nil, &entry, &RefError{Ref: id, Kind: RefStale, Entry: &entry}
+		// A walker ref: the element is looked up by key in the first call
+		// made on it, which fails as stale if it has left the page.
+		return worldRef(s, entry), &entry, nil
 	}
 	res, err := cdproto.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdproto.BackendNodeID(entry.BackendNodeID)})
 	if err != nil || res.Object == nil {

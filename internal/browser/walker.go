@@ -416,16 +416,8 @@ func (t *Tab) showClosedRoots(ctx context.Context, s *cdp.Session, world runtime
 	return true, s.Pipeline(ctx, calls...)
 }
 
-// resolveWorldRef turns a walker ref into an element handle in its world.
-func (t *Tab) resolveWorldRef(ctx context.Context, s *cdp.Session, entry RefEntry) (*Element, error) {
-	obj, err := callWorld(ctx, s, runtime.ExecutionContextID(entry.World), "", elementByKey, []any{entry.Key}, false)
-	if err != nil {
-		return nil, err
-	}
-	if obj == nil || obj.ObjectID == "" {
-		return nil, errStaleRef
-	}
-	return &Element{Session: s, ObjectID: obj.ObjectID, FrameID: entry.FrameID}, nil
+// worldRef is the element a walker ref names, without a round trip: its
+// first Call finds it by key (see Element).
+func worldRef(s *cdp.Session, entry RefEntry) *Element {
+	return &Element{Session: s, FrameID: entry.FrameID, world: runtime.ExecutionContextID(entry.World), key: entry.Key}
 }
-
-var errStaleRef = errors.New("element left the page")

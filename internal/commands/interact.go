@@ -272,7 +272,11 @@ func runUpload(ctx context.Context, c *Call) (string, error) {
 	if msg := browser.String(obj); msg != "" {
 		return "", &Error{Status: 400, Msg: fmt.Sprintf("Cannot upload to %s: %s.", t.label, msg), Hint: "Run 'snapshot -i' to find the file input."}
 	}
-	if _, err := cdproto.Call(ctx, t.el.Session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, ObjectID: t.el.ObjectID}); err != nil {
+	handle, err := t.el.Handle(ctx)
+	if err != nil {
+		return "", actionError(t, err)
+	}
+	if _, err := cdproto.Call(ctx, t.el.Session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, ObjectID: handle}); err != nil {
 		return "", pageError(err)
 	}
 	return fmt.Sprintf("Uploaded %d file(s) to %s", len(files), t.label), nil
@@ -412,7 +416,11 @@ func runFrame(ctx context.Context, c *Call) (string, error) {
 			return "", err
 		}
 		defer t.el.Release()
-		d, err := cdproto.Call(ctx, t.el.Session, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: t.el.ObjectID})
+		handle, err := t.el.Handle(ctx)
+		if err != nil {
+			return "", actionError(t, err)
+		}
+		d, err := cdproto.Call(ctx, t.el.Session, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: handle})
 		if err != nil || d.Node == nil || d.Node.FrameID == "" {
 			return "", Errorf("Point at an <iframe> or <frame> element.", "%s is not a frame.", t.label)
 		}
