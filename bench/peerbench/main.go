@@ -104,9 +104,9 @@ type bench struct {
 	agentDownNoted bool // the one line saying agent-browser did not run
 
 	hello *peer.Tool // the Go hello-world, once built
-	// helloBesideURL is the hello-world timed right before each warm url
-	// run of the first page: the floor ratio compares runs taken under the
-	// same load, not minutes apart.
+	// helloBesideURL is the hello-world timed right before and right after
+	// each round of warm url runs on the first page: the floor ratio
+	// compares runs taken under the same load, not minutes apart.
 	helloBesideURL side
 }
 
@@ -403,7 +403,8 @@ func (b *bench) warm(p benchPage, url string, runs int, withFloor bool) [2]side 
 	}
 	for run := range runs + 1 {
 		for i, s := range steps {
-			if s.what == "url" && withFloor && b.hello != nil && run > 0 {
+			floor := s.what == "url" && withFloor && b.hello != nil && run > 0
+			if floor {
 				b.helloBesideURL.time(b.hello)
 			}
 			for _, who := range order(run) {
@@ -422,6 +423,11 @@ func (b *bench) warm(p benchPage, url string, runs int, withFloor bool) [2]side 
 				if s.what == "snapshot -i" && f.err == nil {
 					snapshot[who] = out
 				}
+			}
+			if floor {
+				// Once before and once after both tools' runs: whatever the
+				// previous step left running weighs on the floor as on them.
+				b.helloBesideURL.time(b.hello)
 			}
 		}
 	}
