@@ -162,14 +162,13 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 		return nil, 0, 0, fmt.Errorf("frame %s is gone", frameID)
 	}
 	arg := map[string]any{"interactive": opts.Interactive, "boxes": opts.Boxes && top}
-	var obj *runtime.RemoteObject
-	var world runtime.ExecutionContextID
-	var err error
-	if top && opts.Scope != 0 {
-		obj, world, err = t.walkScope(ctx, s, frameID, arg, opts.Scope)
-	} else {
-		obj, world, err = t.callInWorld(ctx, s, frameID, walkerCall, []any{arg}, true)
+	walk := func() (*runtime.RemoteObject, runtime.ExecutionContextID, error) {
+		if top && opts.Scope != 0 {
+			return t.walkScope(ctx, s, frameID, arg, opts.Scope)
+		}
+		return t.callInWorld(ctx, s, frameID, walkerCall, []any{arg}, true)
 	}
+	obj, world, err := walk()
 	var jsErr *JSError
 	if errors.As(err, &jsErr) {
 		// The walk itself failed (a document nested deeper than the
@@ -180,13 +179,14 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 		return nil, 0, 0, err
 	}
 	// Handles made while walking this frame (closed shadow roots, iframe
-	// elements) go in one group, freed at the end; a plain page makes none.
+	// elements, the -s element) go in one group, freed at the end; a plain
+	// page makes none.
 	group := "browse-walk-" + string(frameID)
 	text, hosts, w, h, widgets, found := walkerText(obj)
 	if !found {
 		return nil, 0, 0, ErrNotRendered
 	}
-	if hosts > 0 || strings.Contains(text, "\x1fIframe\x1f") {
+	if hosts > 0 || strings.Contains(text, "\x1fIframe\x1f") || (top && opts.Scope != 0) {
 		defer func() {
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 			defer cancel()
@@ -202,13 +202,7 @@ func (t *Tab) walkFrame(ctx context.Context, frameID cdproto.FrameID, opts TreeO
 			return nil, 0, 0, err
 		}
 		if found {
-			args := []any{arg}
-			if top && opts.Scope != 0 {
-				obj, _, err = t.walkScope(ctx, s, frameID, arg, opts.Scope)
-			} else {
-				obj, err = callWorld(ctx, s, world, "", walkerCall, args, true)
-			}
-			if err != nil {
+			if obj, _, err = walk(); err != nil {
 				return nil, 0, 0, err
 			}
 			text, _, w, h, _, _ = walkerText(obj)
@@ -269,6 +263,9 @@ func (t *Tab) walkScope(ctx context.Context, s *cdp.Session, frameID cdproto.Fra
 			Object *runtime.RemoteObject `json:"object"`
 		}
 		err = s.Call(ctx, "DOM.resolveNode", map[string]any{"backendNodeId": backend, "executionContextId": world, "objectGroup": "browse-walk-" + string(frameID)}, &res)
+		if err != nil && attempt == 0 {
+			continue // a world gone with its document: make it again
+		}
 		if err != nil || res.Object == nil {
 			return nil, 0, ErrNotRendered // it left the document
 		}

@@ -56,7 +56,7 @@ function (opts, scope) {
     return v;
   };
   const collapse = (s) => s.replace(/[ \t\n\r\f\u00a0]+/g, ' ');
-  const attr = (el, n) => { const v = el.getAttribute(n); return v === null ? null : v; };
+  const attr = (el, n) => el.getAttribute(n);
 
   // ---- roles (Chromium's names for them) ----
   const shadowCapable = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
@@ -339,9 +339,6 @@ function (opts, scope) {
         const t = Array.from(el.children).find((c) => c.localName === 'title');
         if (t && t.textContent.trim()) return t.textContent;
       }
-      if (tag === 'details') {
-        // Chromium names a details group by nothing of its own.
-      }
     }
     let blank = '';
     if (recursing || fromContent.has(role)) {
@@ -409,7 +406,7 @@ function (opts, scope) {
         return v || '';
       }
       case 'button':
-        if (tag === 'input' && el.type === 'file') return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(', ') : (el.multiple ? 'No file chosen' : 'No file chosen');
+        if (tag === 'input' && el.type === 'file') return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(', ') : 'No file chosen';
         return '';
       case 'progressbar': case 'meter':
         return tag === 'progress' || tag === 'meter' ? (tag === 'progress' && el.position < 0 ? '' : String(el.value)) : attr(el, 'aria-valuenow') || '';
