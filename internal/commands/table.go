@@ -40,7 +40,7 @@ var coreCommands = []*Command{
 	// Snapshot and interaction
 	{Name: "snapshot", Category: Meta, Args: "", Summary: "Accessibility tree with @e refs, through iframes and shadow roots",
 		Flags: []Flag{
-			{Name: "-i", Help: "interactive elements only, flat"},
+			{Name: "-i", Help: "interactive elements only, flat; a link repeating an earlier one's name and target is folded into it"},
 			{Name: "-c", Help: "compact: drop unnamed structure"},
 			{Name: "-d", Value: "N", Help: "limit depth"},
 			{Name: "-s", Value: "sel", Help: "scope to an element's subtree"},
