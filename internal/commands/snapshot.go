@@ -69,6 +69,7 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 		return "", err
 	}
 	frame := c.Tab.CurrentFrame()
+	treeFrame := frame // where the tree is rooted: -s moves it to its element's frame
 	var scope int64
 	if opts.Scope != "" {
 		t, err := resolve(ctx, c, opts.Scope, false)
@@ -76,7 +77,7 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 			return "", err
 		}
 		scope, err = t.el.NodeBackendID(ctx)
-		frame = t.el.FrameID // a ref may point into another frame
+		treeFrame = t.el.FrameID // a ref may point into another frame
 		t.el.Release()
 		if err != nil {
 			return "", actionError(t, err)
@@ -86,12 +87,12 @@ func runSnapshot(ctx context.Context, c *Call) (string, error) {
 	var area snapshot.Box
 	if browser.UseAXEngine() {
 		if opts.Viewport {
-			tree, area, err = c.Tab.AXTreeNearViewport(ctx, frame)
+			tree, area, err = c.Tab.AXTreeNearViewport(ctx, treeFrame)
 		} else {
-			tree, err = c.Tab.AXTree(ctx, frame)
+			tree, err = c.Tab.AXTree(ctx, treeFrame)
 		}
 	} else {
-		tree, area, err = c.Tab.Tree(ctx, frame, browser.TreeOptions{Interactive: opts.Render.Interactive, Boxes: opts.Viewport, Scope: scope})
+		tree, area, err = c.Tab.Tree(ctx, treeFrame, browser.TreeOptions{Interactive: opts.Render.Interactive, Boxes: opts.Viewport, Scope: scope})
 	}
 	if opts.Viewport {
 		opts.Render.Area = &area
