@@ -9,18 +9,19 @@
 // fields separated by \x1f: parent, role, name, value, key, props
 // ("name=value" joined by ","), url, box ("x,y,w,h" in client pixels).
 // key identifies an element in this world (refs resolve through
-// __browse.get(key)); hosts counts elements, kept in __browse.pending, that
-// may hold a closed shadow root: the caller asks the DOM domain, hands any
-// it finds to __browse.closed, and walks again. widgets counts media
+// __browse.get(key)); hosts counts elements met for the first time that
+// may hold a closed shadow root: the caller then looks for closed roots
+// with the DOM snapshot domain, hands any to __browse.closed, and walks
+// again. widgets counts media
 // elements with the browser's own controls, which live in a shadow root no
 // script can reach: the caller takes such a frame from getFullAXTree.
 function (opts, scope) {
   const W = globalThis.__browse || (globalThis.__browse = {
     keys: new WeakMap(), els: new Map(), next: 0,
-    closed: new WeakMap(), checked: new WeakSet(), pending: [],
+    closed: new WeakMap(), checked: new WeakSet(),
     get(k) { const r = this.els.get(k); const el = r && r.deref(); return el && el.isConnected ? el : null; },
   });
-  W.pending = [];
+  let hosts = 0;
   if (W.els.size > 20000) {
     // Forget the keys of elements the page has dropped.
     for (const [k, r] of W.els) if (!r.deref()) W.els.delete(k);
@@ -465,7 +466,7 @@ function (opts, scope) {
     if (attr(el, 'aria-hidden') === 'true' || el.hasAttribute('inert')) return;
     if (!el.shadowRoot && !W.checked.has(el) && (tag.includes('-') || (shadowCapable.has(tag) && !el.firstChild))) {
       W.checked.add(el);
-      W.pending.push(el);
+      hosts++;
     }
     if (shown === 'hidden') {
       walk(el, parent);
@@ -515,5 +516,5 @@ function (opts, scope) {
     }
     if (found) element(scope, root);
   } else if (doc.documentElement) walk(doc.documentElement, root);
-  return W.pending.length + ' ' + innerWidth + ' ' + innerHeight + ' ' + widgets + ' ' + found + '\x1e' + nodes.join('\x1e');
+  return hosts + ' ' + innerWidth + ' ' + innerHeight + ' ' + widgets + ' ' + found + '\x1e' + nodes.join('\x1e');
 }

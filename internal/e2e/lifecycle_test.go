@@ -177,11 +177,13 @@ func TestStopLeavesNoProcess(t *testing.T) {
 	st := w.state()
 	start := time.Now()
 	contains(t, w.ok("stop"), "Stopped")
-	if took := time.Since(start); took > time.Second {
+	// A hang, not a speed, is what this looks for (speed is in the
+	// benchmarks): stop must not wait out a timeout on a loaded machine.
+	if took := time.Since(start); took > 5*time.Second {
 		t.Fatalf("stop took %s", took)
 	}
-	if !waitGone(st.PID, time.Second) || !waitGone(st.ChromiumPID, time.Second) {
-		t.Fatal("processes left 1 s after stop")
+	if !waitGone(st.PID, 5*time.Second) || !waitGone(st.ChromiumPID, 5*time.Second) {
+		t.Fatal("processes left 5 s after stop")
 	}
 	if _, err := os.Stat(w.statePath()); !os.IsNotExist(err) {
 		t.Fatal("state file left after stop")

@@ -375,6 +375,8 @@ func TestFramesAndShadowRoots(t *testing.T) {
 	snap = w.page("snapshot", "-i")
 	contains(t, snap, `[button] "Open shadow button"`)
 	contains(t, snap, `[button] "Closed shadow button"`)
+	contains(t, snap, `[button] "Nested closed button"`)
+	contains(t, snap, `[link] "Custom element link"`)
 	w.ok("click", refFor(t, snap, `"Open shadow button"`))
 	contains(t, w.page("text", "#log"), "open clicked")
 	w.ok("fill", refFor(t, snap, `"Closed shadow input"`), "secret")
