@@ -455,6 +455,7 @@ function (opts, scope) {
       element(c, parent);
     }
   };
+  const hasArea = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   let widgets = 0;
   const bullets = { disc: '•', circle: '◦', square: '▪' };
   const element = (el, parent) => {
@@ -464,7 +465,10 @@ function (opts, scope) {
     if (shown === 'none') return;
     if ((tag === 'video' || tag === 'audio') && el.controls) widgets++;
     if (attr(el, 'aria-hidden') === 'true' || el.hasAttribute('inert')) return;
-    if (!el.shadowRoot && !W.checked.has(el) && (tag.includes('-') || (shadowCapable.has(tag) && !el.firstChild))) {
+    // A host whose root the walker cannot see: a custom element, or an
+    // empty element that still takes up room (a closed root's content
+    // gives its host a size; empty anchors and spacers have none).
+    if (!el.shadowRoot && !W.checked.has(el) && (tag.includes('-') || (shadowCapable.has(tag) && !el.firstChild && hasArea(el)))) {
       W.checked.add(el);
       hosts++;
     }
